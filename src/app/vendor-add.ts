@@ -40,8 +40,8 @@ import {
   type VendorOpts,
 } from "./vendor";
 import { sweepStaging } from "./vendor-sweep";
-import { refuseChangedEntry } from "./vendor-files";
-import { recordReplacing, recordTakenBack, recordWritten, type RecordEntry } from "./vendor-record";
+import { refuseChangedEntry, takeBack, type BackStep } from "./vendor-files";
+import { RECORD_NAME, recordReplacing, recordTakenBack, recordWritten, type RecordEntry } from "./vendor-record";
 
 /** The pack as the person reviews it before it is vendored: what it runs, from where, the env it reads, its writes. */
 export interface AddReview {
@@ -123,9 +123,8 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
     was = { entry: recordReplacing(root, id, hashesOf(fetched), target) };
     old = swapInKeep(root, staging, target);
   } catch (e) {
-    removeDir(baseOf(root), staging);
-    if (was) recordTakenBack(root, id, was.entry); // the swap failed: the folder that was there is there
-    throw e;
+    // the swap failed (once `was` is set): the folder that was there is there
+    takeBack(e, [dropStaged(root, staging), ...(was ? [recordBack(root, id, was.entry)] : [])]);
   }
   const files = hashesOf(fetched);
   const { pack, act } = await lockAndActivate(root, locked, id, { fetched, files, old, was: was.entry }, target, {
@@ -157,6 +156,15 @@ function targetOf(root: string, id: string, staging: string): string {
     removeDir(baseOf(root), staging);
     throw e;
   }
+}
+
+/** The take-back step that removes the staged copy (a dead run's is swept by the next vendoring command). */
+function dropStaged(root: string, staging: string): BackStep {
+  return {
+    left: `the staged copy ${display(staging)} was not removed`,
+    then: "the next `hcpx pack install` removes it",
+    run: () => removeDir(baseOf(root), staging),
+  };
 }
 
 /** A pack already here is refused: one in hcp.lock (update or remove it), or a folder hcp.lock does not know (unless --force). */
@@ -219,12 +227,37 @@ async function lockAndActivate(
     if (got.old) removeDir(baseOf(root), got.old);
     return { pack, act };
   } catch (e) {
-    // not activated (e.g. another active pack has this id, the config is locked): take the vendoring back
-    swapOut(root, got.old, target);
-    if (prior) lock.packs[id] = prior;
-    else delete lock.packs[id];
-    writeLock(root, lock);
-    recordTakenBack(root, id, got.was);
-    throw e;
+    // not activated (e.g. another active pack has this id, the config is locked): take the vendoring back;
+    // hcp.lock's entry even when the folder could not be put back (pack install then puts back its copy kept
+    // aside, the locked files), the record's only once both are (until then its entry names both versions)
+    const aside = got.old ? ` (its copy kept aside: ${display(got.old)})` : "";
+    takeBack(e, [
+      {
+        left: `${display(target)} was not put back as it was${aside}`,
+        then: `check ${display(target)}, and run \`hcpx pack install\` to put back what hcp.lock records`,
+        run: () => swapOut(root, got.old, target),
+      },
+      {
+        left: `${display(lockFile(root))} still records the version this add fetched for '${id}'`,
+        then:
+          "run this `hcpx pack add` again once its error is fixed, or restore hcp.lock (e.g. from version control) " +
+          "and run `hcpx pack install`",
+        run: () => {
+          if (prior) lock.packs[id] = prior;
+          else delete lock.packs[id];
+          writeLock(root, lock);
+        },
+      },
+      { ...recordBack(root, id, got.was), last: true },
+    ]);
   }
+}
+
+/** The take-back step of the record's entry of `id` (recordTakenBack); left undone, pack install records again. */
+function recordBack(root: string, id: string, was: RecordEntry | undefined): BackStep {
+  return {
+    left: `${RECORD_NAME}'s entry of '${id}' was not put back`,
+    then: "run `hcpx pack install` (it records the folder again)",
+    run: () => recordTakenBack(root, id, was),
+  };
 }

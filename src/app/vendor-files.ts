@@ -3,7 +3,8 @@
 import { guard, swapBack, swapDir, swapDirKeep, type Base } from "../util/door";
 import { display } from "../util/paths";
 import { diffHashes, lockFile, packDir } from "../packs/lock";
-import { fail } from "../util/errors";
+import { HcpxError, fail, hintOf } from "../util/errors";
+import { asUserError, ioProblem } from "../util/ioerror";
 
 /** Every write of these commands goes through src/util/door.ts with the project root as its base. */
 export function baseOf(root: string): Base {
@@ -52,4 +53,57 @@ export function refuseChangedEntry(
       `${display(lockFile(root))}: the entry of '${id}' changed while ${said.doing} (another vendoring command wrote it); ${said.result}`,
       { hint: `run \`${said.again}\` again` },
     );
+}
+
+/** A step of taking a failed command's changes back. */
+export interface BackStep {
+  /** what stays changed when it fails, as the person reads it ("the folder … was not put back") */
+  left: string;
+  /** what the person can do about that */
+  then: string;
+  run(): void;
+  /** run only when every step before it was done (until then what it would put back is still right as it is) */
+  last?: boolean;
+}
+
+/**
+ * Take a failed command's changes back (`steps`, in order) and throw `first`, the error that made it fail:
+ * a step that throws in turn does not hide it. Its code is kept; each step that failed is named in its
+ * message (what was left, and why), and what to do about it comes first in its hint.
+ */
+export function takeBack(first: unknown, steps: BackStep[]): never {
+  const failed: { step: BackStep; why: string }[] = [];
+  for (const step of steps) {
+    if (step.last && failed.length) continue;
+    try {
+      step.run();
+    } catch (e) {
+      failed.push({ step, why: reason(e) });
+    }
+  }
+  if (!failed.length) throw first;
+  const left = failed.map((f) => `${f.step.left} (${f.why})`).join("; ");
+  const todo = [...new Set(failed.map((f) => f.step.then))].join("; ");
+  const e = asUserError(first);
+  if (!(e instanceof HcpxError)) {
+    // a bug: reported as one, with what it left
+    if (e instanceof Error) e.message += `; what it had changed could not be taken back whole: ${left}; ${todo}`;
+    throw e;
+  }
+  const [p, ...rest] = e.problems;
+  const hint = hintOf(p!);
+  const told = {
+    ...p!,
+    message: `${p!.message}; what it had changed could not be taken back whole: ${left}`,
+    hint: hint ? `${todo}; then, for the error itself: ${hint}` : todo,
+  };
+  throw new HcpxError([told, ...rest], e.exitCode);
+}
+
+/** Why a step failed, on one line. */
+function reason(e: unknown): string {
+  if (e instanceof HcpxError) return e.problems[0]?.message ?? e.message;
+  const io = ioProblem(e);
+  if (io) return `${io.message}${io.file ? `: ${io.file}` : ""}`;
+  return e instanceof Error ? e.message : String(e);
 }

@@ -1,12 +1,26 @@
 // A `pack add` that fails once it started changing the project takes its steps back (src/app/vendor-add.ts):
 // the old folder back, hcp.lock's entry and the record's (.hcp/vendored.json) as they were. Here a fault
 // is made for real while the command waits for a lock a live hcpx holds (a lock file naming this test's
-// parent): hcp.lock's edit lock, before the swap. Once it waits (the temporary file each try links from,
-// src/util/fsio.ts tryLink, seen by a watch on the project's folder) the test removes the staged copy:
-// the swap's rename fails, after the record was written. The command waited on is a real process
-// (runHcpx); the others run in this process. A refused `pack add --force` over a folder that is a link
-// leading out of the project leaves no staged copy behind.
-import { cpSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, watch, writeFileSync } from "node:fs";
+// parent): hcp.lock's edit lock, before the swap, or the config's, at activation, after it. Once it waits
+// (the temporary file each try links from, src/util/fsio.ts tryLink, seen by a watch on the project's
+// folder) the test removes the staged copy (the swap's rename fails), or moves the old folder away or
+// puts a folder where the record is (a step of the take-back fails). The person must see the error that
+// made the add fail, with what was not put back and what to do. A refused `pack add --force` over a
+// folder that is a link leading out of the project leaves no staged copy behind. The commands waited on
+// are real processes (runHcpx); the others run in this process.
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  watch,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { envelope, runHcpx, tmp } from "../support/hcpx";
@@ -77,6 +91,51 @@ describe("pack add --force whose swap fails: the record's entry is put back", ()
     expect(tree(join(dir, ".hcp/packs/greet"))).toEqual(before.pack);
     expect(files(dir)).toEqual(before.files); // the record no longer names the version that never landed
     expect(readdirSync(join(dir, ".hcp/packs"))).toEqual(["greet"]);
+    expect((await runInProcess(["pack", "install", "--check"], { cwd: dir })).code).toBe(0);
+  }, 30_000);
+});
+
+describe("pack add --force that cannot activate, and a step of its take-back fails: the first error is told", () => {
+  it("the record cannot be written back: `locked`, naming the record and what to do; install settles it", async () => {
+    const { dir, src } = await projectWithGreet(greet, runInProcess);
+    const before = { pack: tree(join(dir, ".hcp/packs/greet")), lock: files(dir)[0] };
+    const record = join(dir, ".hcp/vendored.json");
+    const { r, e } = await addWhile(dir, src, ".hcp.config.json5.lock", false, () => {
+      rmSync(record);
+      mkdirSync(join(record, "in-the-way"), { recursive: true });
+    });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(e.error.code).toBe("locked");
+    expect(e.error.message).toMatch(/another hcpx command editing this config is running/);
+    expect(e.error.message).toMatch(/could not be taken back whole: .*\.hcp\/vendored\.json/);
+    expect(e.error.hint).toMatch(/hcpx pack install/);
+    // the folder and hcp.lock were put back before it
+    expect(tree(join(dir, ".hcp/packs/greet"))).toEqual(before.pack);
+    expect(readFileSync(join(dir, "hcp.lock"), "utf8")).toBe(before.lock);
+    rmSync(record, { recursive: true });
+    expect((await runInProcess(["pack", "install"], { cwd: dir })).code).toBe(0);
+    expect((await runInProcess(["pack", "install", "--check"], { cwd: dir })).code).toBe(0);
+  }, 30_000);
+
+  it("the old folder cannot be put back (moved away): `locked`, naming the folder; hcp.lock put back", async () => {
+    const { dir, src } = await projectWithGreet(greet, runInProcess);
+    const before = { pack: tree(join(dir, ".hcp/packs/greet")), files: files(dir) };
+    const away = join(tmp("hcpx-takeback-away-"), "old");
+    const { r, e } = await addWhile(dir, src, ".hcp.config.json5.lock", false, () => {
+      const [old] = staged(dir, ".old");
+      renameSync(join(dir, ".hcp/packs", old!), away);
+    });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(e.error.code).toBe("locked");
+    expect(e.error.message).toMatch(/could not be taken back whole: .*\.hcp\/packs\/greet/);
+    expect(e.error.hint).toMatch(/hcpx pack install/);
+    expect(files(dir)[0]).toBe(before.files[0]); // hcp.lock records the old version again
+    expect(existsSync(join(dir, ".hcp/packs/greet"))).toBe(false);
+    // what the hint says: pack install puts back what hcp.lock records (its source holds that version again)
+    writeGreet(src, greet);
+    const i = await runInProcess(["pack", "install"], { cwd: dir });
+    expect(i.code, i.stdout + i.stderr).toBe(0);
+    expect(tree(join(dir, ".hcp/packs/greet"))).toEqual(before.pack);
     expect((await runInProcess(["pack", "install", "--check"], { cwd: dir })).code).toBe(0);
   }, 30_000);
 });
