@@ -30,5 +30,10 @@ export function fetchEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEn
 
 /** The environment of the fetch's git: fetchEnv() and the fetch's own settings. */
 export function gitEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  return { ...fetchEnv(env), GIT_TERMINAL_PROMPT: "0", GIT_ALLOW_PROTOCOL: "file:git:http:https:ssh", GIT_CONFIG_NOSYSTEM: "1" };
+  return {
+    ...fetchEnv(env),
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_ALLOW_PROTOCOL: "file:git:http:https:ssh",
+    GIT_CONFIG_NOSYSTEM: "1",
+  };
 }

@@ -69,7 +69,13 @@ export function lockFile(root: string): string {
 }
 
 export function packDir(root: string, id: string): string {
-  if (!PACK_ID_RE.test(id)) throw new HcpxError({ code: "bad_lock", message: `'${id}' is not a pack id`, file: LOCK_NAME, hint: "a pack id matches ^[a-z][a-z0-9-]{0,31}$" });
+  if (!PACK_ID_RE.test(id))
+    throw new HcpxError({
+      code: "bad_lock",
+      message: `'${id}' is not a pack id`,
+      file: LOCK_NAME,
+      hint: "a pack id matches ^[a-z][a-z0-9-]{0,31}$",
+    });
   return join(packsRoot(root, display(join(root, ...PACKS_DIR.split("/"), id))), id);
 }
 
@@ -103,11 +109,32 @@ export function readLock(root: string): Lock {
   const v = validate(LockSchema, doc.value, doc.file, doc.text);
   // zod/mini strictObject: unknown keys are already errors here (validate reports them as such for the lock)
   const bad = v.warnings;
-  if (bad.length) throw new HcpxError(bad.map((p) => ({ ...p, severity: "error" as const, hint: "hcp.lock is written by hcpx; an unknown key means it was edited or is from a newer hcpx" })));
+  if (bad.length)
+    throw new HcpxError(
+      bad.map((p) => ({
+        ...p,
+        severity: "error" as const,
+        hint: "hcp.lock is written by hcpx; an unknown key means it was edited or is from a newer hcpx",
+      })),
+    );
   for (const [id, e] of Object.entries(v.data.packs)) {
-    if (!PACK_ID_RE.test(id)) throw new HcpxError({ code: "bad_lock", message: `'${id}' is not a pack id`, file: doc.file, path: `packs.${id}`, hint: "a pack id matches ^[a-z][a-z0-9-]{0,31}$; hcp.lock is written by hcpx" });
+    if (!PACK_ID_RE.test(id))
+      throw new HcpxError({
+        code: "bad_lock",
+        message: `'${id}' is not a pack id`,
+        file: doc.file,
+        path: `packs.${id}`,
+        hint: "a pack id matches ^[a-z][a-z0-9-]{0,31}$; hcp.lock is written by hcpx",
+      });
     for (const f of Object.keys(e.files)) {
-      if (safeRelPath(f) !== f) throw new HcpxError({ code: "bad_lock", message: `file path ${JSON.stringify(f)} of pack '${id}' would leave the pack's folder`, file: doc.file, path: `packs.${id}.files`, hint: "hcp.lock lists paths inside .hcp/packs/<id> only; restore it from version control" });
+      if (safeRelPath(f) !== f)
+        throw new HcpxError({
+          code: "bad_lock",
+          message: `file path ${JSON.stringify(f)} of pack '${id}' would leave the pack's folder`,
+          file: doc.file,
+          path: `packs.${id}.files`,
+          hint: "hcp.lock lists paths inside .hcp/packs/<id> only; restore it from version control",
+        });
     }
   }
   return v.data;
@@ -153,7 +180,12 @@ export function hashTree(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   const left = { entries: LIMITS.entries, files: LIMITS.files, bytes: LIMITS.totalBytes };
   const over = (what: string): never => {
-    throw new HcpxError({ code: "unsafe_file", message: `it holds more than ${what}, more than a pack hcpx fetches may`, file: display(dir), hint: "a vendored pack is what `hcpx pack install` fetched; run it to restore the locked files" });
+    throw new HcpxError({
+      code: "unsafe_file",
+      message: `it holds more than ${what}, more than a pack hcpx fetches may`,
+      file: display(dir),
+      hint: "a vendored pack is what `hcpx pack install` fetched; run it to restore the locked files",
+    });
   };
   const walk = (abs: string, rel: string) => {
     for (const name of namesWithin(abs, left, () => over(`${LIMITS.entries} entries`))) {
@@ -165,7 +197,13 @@ export function hashTree(dir: string): Record<string, string> {
         if (--left.files < 0) over(`${LIMITS.files} files`);
         if ((left.bytes -= st.size) < 0) over(`${LIMITS.totalBytes} bytes`);
         out[r] = hashBytes(readBytes(a, display(a), LIMITS.fileBytes, { noFollow: true }));
-      } else throw new HcpxError({ code: "unsafe_file", message: `'${r}' is not a regular file (a link or a special file)`, file: display(a), hint: "a vendored pack holds regular files only; run `hcpx pack install` to restore it" });
+      } else
+        throw new HcpxError({
+          code: "unsafe_file",
+          message: `'${r}' is not a regular file (a link or a special file)`,
+          file: display(a),
+          hint: "a vendored pack holds regular files only; run `hcpx pack install` to restore it",
+        });
     }
   };
   walk(dir, "");

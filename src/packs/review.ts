@@ -23,7 +23,15 @@ export interface Reach {
   /** environment names it sets for its bin */
   setsEnv: string[];
   /** passThrough: a pass-through verb, which runs the agent's own argv (at most maxArgv words), options included */
-  commands: { verb: string; operation: "read" | "write"; confirm: boolean; land?: string; inferred: boolean; passThrough?: { maxArgv: number }; runs?: string }[];
+  commands: {
+    verb: string;
+    operation: "read" | "write";
+    confirm: boolean;
+    land?: string;
+    inferred: boolean;
+    passThrough?: { maxArgv: number };
+    runs?: string;
+  }[];
   /** reach.network: endpoints its program talks to, and which calls get the network under sandbox.enforce "os" */
   network: string[];
   networkFor: string[];
@@ -36,12 +44,15 @@ export interface Reach {
 }
 
 /** reach.unix_sockets, as the review says it */
-const UNIX_SOCKETS = 'connects to unix sockets (reach.unix_sockets: under sandbox.enforce "os" any it can see, a database\'s, an agent\'s, a container engine\'s)';
+const UNIX_SOCKETS =
+  "connects to unix sockets (reach.unix_sockets: under sandbox.enforce \"os\" any it can see, a database's, an agent's, a container engine's)";
 
 function resolvesTo(pack: Pack, project: Project | undefined, bin: string): string {
   if (!bin.includes("/") && !bin.includes("\\")) {
     const mapped = project?.sandbox.bins[bin];
-    return mapped ? `sandbox.bins.${bin} → ${mapped}` : `not in sandbox.bins: refused until you add sandbox.bins.${bin} (never looked up on PATH)`;
+    return mapped
+      ? `sandbox.bins.${bin} → ${mapped}`
+      : `not in sandbox.bins: refused until you add sandbox.bins.${bin} (never looked up on PATH)`;
   }
   const abs = isAbsolute(bin) ? bin : resolve(pack.dir, bin);
   return `${display(abs)}${abs.startsWith(pack.dir) ? " (inside the pack)" : ""}`;
@@ -92,7 +103,15 @@ export function reachOf(pack: Pack, project?: Project): Reach {
     http,
     env: env.sort(),
     setsEnv: setsEnv.sort(),
-    commands: pack.commands.map((c) => ({ verb: c.verb_key, operation: c.policy.operation, confirm: c.policy.confirm, ...(c.policy.land ? { land: c.policy.land } : {}), inferred: c.policy.inferred, ...(c.passThrough ? { passThrough: { maxArgv: c.passThrough.maxArgv } } : {}), runs: runsOf(s, c) })),
+    commands: pack.commands.map((c) => ({
+      verb: c.verb_key,
+      operation: c.policy.operation,
+      confirm: c.policy.confirm,
+      ...(c.policy.land ? { land: c.policy.land } : {}),
+      inferred: c.policy.inferred,
+      ...(c.passThrough ? { passThrough: { maxArgv: c.passThrough.maxArgv } } : {}),
+      runs: runsOf(s, c),
+    })),
     network: [...(s.reach?.network ?? [])],
     networkFor: s.reach?.network?.length ? [...(s.reach.network_for ?? ["remote", "external"])] : [],
     paths: [...(s.reach?.paths ?? [])],
@@ -104,19 +123,37 @@ export function reachOf(pack: Pack, project?: Project): Reach {
 /** The review's lines; every field from the pack is kept on its line (src/util/neutral.ts neutralLine), so a newline in it cannot forge one. */
 export function reachLines(r: Reach): string[] {
   const lines = [`  kind: ${o(r.kind)}`];
-  for (const b of r.bins) lines.push(`  runs: ${o(b.bin)}${b.args?.length ? ` ${b.args.map(o).join(" ")}` : ""}  (${b.field}: ${o(b.resolves)})`);
-  for (const m of r.modules) lines.push(`  loads code into hcpx: ${o(m)} (composite.module, runs in-process with hcpx's rights)`);
+  for (const b of r.bins)
+    lines.push(
+      `  runs: ${o(b.bin)}${b.args?.length ? ` ${b.args.map(o).join(" ")}` : ""}  (${b.field}: ${o(b.resolves)})`,
+    );
+  for (const m of r.modules)
+    lines.push(`  loads code into hcpx: ${o(m)} (composite.module, runs in-process with hcpx's rights)`);
   for (const h of r.http) lines.push(`  sends HTTP to: ${o(h)}`);
   lines.push(`  reads env: ${r.env.length ? r.env.map(o).join(", ") : "none"}`);
   if (r.setsEnv.length) lines.push(`  sets env for its program: ${r.setsEnv.map(o).join(", ")}`);
-  if (r.network.length) lines.push(`  network: ${r.network.map(o).join(", ")} for its ${r.networkFor.join(", ")} calls (under sandbox.enforce "os" a declared network is the host's whole network: not filtered by host)`);
+  if (r.network.length)
+    lines.push(
+      `  network: ${r.network.map(o).join(", ")} for its ${r.networkFor.join(", ")} calls (under sandbox.enforce "os" a declared network is the host's whole network: not filtered by host)`,
+    );
   if (r.paths.length) lines.push(`  reads paths hcpx hides (HOME's secrets): ${r.paths.map(o).join(", ")}`);
   if (r.unixSockets) lines.push(`  ${UNIX_SOCKETS}`);
-  if (adapterOf(r.kind)?.capabilities.serverTools) lines.push(`  its MCP server is one process serving every verb: under sandbox.enforce "os" it runs with the widest land among the verbs you grant`);
+  if (adapterOf(r.kind)?.capabilities.serverTools)
+    lines.push(
+      `  its MCP server is one process serving every verb: under sandbox.enforce "os" it runs with the widest land among the verbs you grant`,
+    );
   const writes = r.commands.filter((c) => c.operation === "write");
-  lines.push(`  commands: ${r.commands.length} (${r.commands.length - writes.length} read, ${writes.length} write${writes.filter((c) => !c.confirm).length ? `, ${writes.filter((c) => !c.confirm).length} without confirm` : ""})`);
-  for (const c of writes) lines.push(`    write ${o(c.verb)}${c.land ? ` (${o(c.land)})` : ""}${c.confirm ? ", confirm" : ", NO confirm"}${c.inferred ? ", inferred" : ""}`);
-  for (const c of r.commands.filter((c) => c.passThrough)) lines.push(`    pass-through ${o(c.verb)} (${c.operation}): ${passThroughText(c.passThrough!)}; granted by a person only (\`hcpx grant\`)`);
+  lines.push(
+    `  commands: ${r.commands.length} (${r.commands.length - writes.length} read, ${writes.length} write${writes.filter((c) => !c.confirm).length ? `, ${writes.filter((c) => !c.confirm).length} without confirm` : ""})`,
+  );
+  for (const c of writes)
+    lines.push(
+      `    write ${o(c.verb)}${c.land ? ` (${o(c.land)})` : ""}${c.confirm ? ", confirm" : ", NO confirm"}${c.inferred ? ", inferred" : ""}`,
+    );
+  for (const c of r.commands.filter((c) => c.passThrough))
+    lines.push(
+      `    pass-through ${o(c.verb)} (${c.operation}): ${passThroughText(c.passThrough!)}; granted by a person only (\`hcpx grant\`)`,
+    );
   return lines;
 }
 
@@ -165,14 +202,21 @@ export interface ReachDiff {
 
 /** Where a write lands, narrowest first; a write without a land could land anywhere. */
 const LAND_RANK: Record<string, number> = { local: 0, remote: 1, external: 2 };
-const landRank = (land: string | undefined): number => (land !== undefined && Object.hasOwn(LAND_RANK, land) ? LAND_RANK[land]! : 3);
+const landRank = (land: string | undefined): number =>
+  land !== undefined && Object.hasOwn(LAND_RANK, land) ? LAND_RANK[land]! : 3;
 
 function policyView(c: Reach["commands"][number]): PolicyView {
   const pt = c.passThrough ? { passThrough: { maxArgv: c.passThrough.maxArgv } } : {};
-  return c.operation === "read" ? { operation: "read", ...pt } : { operation: "write", ...(c.land ? { land: c.land } : {}), confirm: c.confirm, ...pt };
+  return c.operation === "read"
+    ? { operation: "read", ...pt }
+    : { operation: "write", ...(c.land ? { land: c.land } : {}), confirm: c.confirm, ...pt };
 }
 
-const sameView = (a: PolicyView, b: PolicyView) => a.operation === b.operation && a.land === b.land && a.confirm === b.confirm && a.passThrough?.maxArgv === b.passThrough?.maxArgv;
+const sameView = (a: PolicyView, b: PolicyView) =>
+  a.operation === b.operation &&
+  a.land === b.land &&
+  a.confirm === b.confirm &&
+  a.passThrough?.maxArgv === b.passThrough?.maxArgv;
 
 const passThroughText = (p: { maxArgv: number }) => `pass-through (the agent's argv, up to ${p.maxArgv})`;
 
@@ -181,16 +225,22 @@ export function widening(from: PolicyView, to: PolicyView): string[] {
   const w: string[] = [];
   if (from.operation === "write" && to.operation === "read") w.push("write → read");
   if (from.operation === "read" && to.operation === "write") w.push("read → write");
-  if (from.operation === "write" && from.confirm && !(to.operation === "write" && to.confirm)) w.push("confirm dropped");
-  if (from.operation === "write" && to.operation === "write" && landRank(to.land) > landRank(from.land)) w.push(`land ${from.land ?? "not declared"} → ${to.land ?? "not declared"}`);
+  if (from.operation === "write" && from.confirm && !(to.operation === "write" && to.confirm))
+    w.push("confirm dropped");
+  if (from.operation === "write" && to.operation === "write" && landRank(to.land) > landRank(from.land))
+    w.push(`land ${from.land ?? "not declared"} → ${to.land ?? "not declared"}`);
   // a pass-through verb runs the agent's own argv, options included: its row cannot vouch for what that does
   if (to.passThrough && !from.passThrough) w.push("named → pass-through");
-  if (to.passThrough && from.passThrough && to.passThrough.maxArgv > from.passThrough.maxArgv) w.push(`maxArgv ${from.passThrough.maxArgv} → ${to.passThrough.maxArgv}`);
+  if (to.passThrough && from.passThrough && to.passThrough.maxArgv > from.passThrough.maxArgv)
+    w.push(`maxArgv ${from.passThrough.maxArgv} → ${to.passThrough.maxArgv}`);
   return w;
 }
 
 export function viewText(v: PolicyView): string {
-  const op = v.operation === "read" ? "read" : `write (${v.land ?? "land not declared"}, ${v.confirm ? "confirm" : "no confirm"})`;
+  const op =
+    v.operation === "read"
+      ? "read"
+      : `write (${v.land ?? "land not declared"}, ${v.confirm ? "confirm" : "no confirm"})`;
   return v.passThrough ? `${op}, ${passThroughText(v.passThrough)}` : op;
 }
 
@@ -199,14 +249,28 @@ const binKey = (b: Reach["bins"][number]) => `${b.bin}${b.args?.length ? ` ${b.a
 export function diffReach(before: Reach, after: Reach): ReachDiff {
   const old = new Map(before.commands.map((c) => [c.verb, c]));
   const now = new Map(after.commands.map((c) => [c.verb, c]));
-  const d: ReachDiff = { changed: [], newWrites: [], newConfirmless: [], newReads: [], removed: [], newBins: [], newEnv: [], newSetsEnv: [], newModules: [], newHttp: [], newNetwork: [], newPaths: [] };
+  const d: ReachDiff = {
+    changed: [],
+    newWrites: [],
+    newConfirmless: [],
+    newReads: [],
+    removed: [],
+    newBins: [],
+    newEnv: [],
+    newSetsEnv: [],
+    newModules: [],
+    newHttp: [],
+    newNetwork: [],
+    newPaths: [],
+  };
   for (const c of after.commands) {
     const o = old.get(c.verb);
     if (o) {
       const from = policyView(o);
       const to = policyView(c);
       if (!sameView(from, to)) d.changed.push({ verb: c.verb, from, to, widened: widening(from, to) });
-      if (o.runs !== undefined && c.runs !== undefined && o.runs !== c.runs) (d.rerun ??= []).push({ verb: c.verb, from: o.runs, to: c.runs });
+      if (o.runs !== undefined && c.runs !== undefined && o.runs !== c.runs)
+        (d.rerun ??= []).push({ verb: c.verb, from: o.runs, to: c.runs });
     }
     if (c.operation === "write") {
       if (!o || o.operation === "read") d.newWrites.push(c.verb);
@@ -222,7 +286,11 @@ export function diffReach(before: Reach, after: Reach): ReachDiff {
   d.newModules = after.modules.filter((m) => !before.modules.includes(m));
   d.newHttp = after.http.filter((h) => !before.http.includes(h));
   // a Reach from an older hcp.lock may lack the sandbox fields: nothing declared then
-  d.newNetwork = [...(after.network ?? []).filter((n) => !(before.network ?? []).includes(n)), ...(after.networkFor ?? []).filter((n) => !(before.networkFor ?? []).includes(n)).map((k) => `${k} calls`), ...(after.unixSockets && !before.unixSockets ? [UNIX_SOCKETS] : [])];
+  d.newNetwork = [
+    ...(after.network ?? []).filter((n) => !(before.network ?? []).includes(n)),
+    ...(after.networkFor ?? []).filter((n) => !(before.networkFor ?? []).includes(n)).map((k) => `${k} calls`),
+    ...(after.unixSockets && !before.unixSockets ? [UNIX_SOCKETS] : []),
+  ];
   d.newPaths = (after.paths ?? []).filter((p) => !(before.paths ?? []).includes(p));
   if (before.kind !== after.kind) d.kindChanged = { from: before.kind, to: after.kind };
   const repinned: { tool: string; fields: string[] }[] = [];
@@ -236,24 +304,71 @@ export function diffReach(before: Reach, after: Reach): ReachDiff {
 }
 
 export function diffEmpty(d: ReachDiff): boolean {
-  return !d.kindChanged && !d.repinned?.length && !d.rerun?.length && [d.changed, d.newWrites, d.newConfirmless, d.newReads, d.removed, d.newBins, d.newEnv, d.newSetsEnv, d.newModules, d.newHttp, d.newNetwork, d.newPaths].every((x) => x.length === 0);
+  return (
+    !d.kindChanged &&
+    !d.repinned?.length &&
+    !d.rerun?.length &&
+    [
+      d.changed,
+      d.newWrites,
+      d.newConfirmless,
+      d.newReads,
+      d.removed,
+      d.newBins,
+      d.newEnv,
+      d.newSetsEnv,
+      d.newModules,
+      d.newHttp,
+      d.newNetwork,
+      d.newPaths,
+    ].every((x) => x.length === 0)
+  );
 }
 
 /** The commands whose grants an update must withdraw: new writes, lost confirms, any widening. */
 export function widenedVerbs(d: ReachDiff): string[] {
-  return [...new Set([...d.newWrites, ...d.newConfirmless, ...d.changed.filter((ch) => ch.widened.length).map((ch) => ch.verb)])];
+  return [
+    ...new Set([
+      ...d.newWrites,
+      ...d.newConfirmless,
+      ...d.changed.filter((ch) => ch.widened.length).map((ch) => ch.verb),
+    ]),
+  ];
 }
 
 export function diffLines(d0: ReachDiff): string[] {
   // every field from the pack kept on its line, as in reachLines
-  const d: ReachDiff = { ...d0, newWrites: d0.newWrites.map(o), newConfirmless: d0.newConfirmless.map(o), newReads: d0.newReads.map(o), removed: d0.removed.map(o), newBins: d0.newBins.map(o), newEnv: d0.newEnv.map(o), newSetsEnv: d0.newSetsEnv.map(o), newModules: d0.newModules.map(o), newHttp: d0.newHttp.map(o), newNetwork: d0.newNetwork.map(o), newPaths: d0.newPaths.map(o), changed: d0.changed.map((ch) => ({ ...ch, verb: o(ch.verb) })), ...(d0.kindChanged ? { kindChanged: { from: o(d0.kindChanged.from), to: o(d0.kindChanged.to) } } : {}) };
+  const d: ReachDiff = {
+    ...d0,
+    newWrites: d0.newWrites.map(o),
+    newConfirmless: d0.newConfirmless.map(o),
+    newReads: d0.newReads.map(o),
+    removed: d0.removed.map(o),
+    newBins: d0.newBins.map(o),
+    newEnv: d0.newEnv.map(o),
+    newSetsEnv: d0.newSetsEnv.map(o),
+    newModules: d0.newModules.map(o),
+    newHttp: d0.newHttp.map(o),
+    newNetwork: d0.newNetwork.map(o),
+    newPaths: d0.newPaths.map(o),
+    changed: d0.changed.map((ch) => ({ ...ch, verb: o(ch.verb) })),
+    ...(d0.kindChanged ? { kindChanged: { from: o(d0.kindChanged.from), to: o(d0.kindChanged.to) } } : {}),
+  };
   const l: string[] = [];
   if (d.kindChanged) l.push(`  kind: ${d.kindChanged.from} → ${d.kindChanged.to}`);
-  for (const ch of d.changed) l.push(`  ~ ${ch.verb}: ${viewText(ch.from)} → ${viewText(ch.to)}${ch.widened.length ? `  (widens: ${ch.widened.join(", ")}; any grant of it is withdrawn)` : ""}`);
-  for (const v of d.newWrites.filter((v) => !d.changed.some((ch) => ch.verb === v))) l.push(`  + new write: ${v}${d.newConfirmless.includes(v) ? " (without confirm)" : ""}`);
-  for (const v of d.newConfirmless.filter((v) => !d.newWrites.includes(v) && !d.changed.some((ch) => ch.verb === v))) l.push(`  + write without confirm now: ${v}`);
+  for (const ch of d.changed)
+    l.push(
+      `  ~ ${ch.verb}: ${viewText(ch.from)} → ${viewText(ch.to)}${ch.widened.length ? `  (widens: ${ch.widened.join(", ")}; any grant of it is withdrawn)` : ""}`,
+    );
+  for (const v of d.newWrites.filter((v) => !d.changed.some((ch) => ch.verb === v)))
+    l.push(`  + new write: ${v}${d.newConfirmless.includes(v) ? " (without confirm)" : ""}`);
+  for (const v of d.newConfirmless.filter((v) => !d.newWrites.includes(v) && !d.changed.some((ch) => ch.verb === v)))
+    l.push(`  + write without confirm now: ${v}`);
   const pt = new Set((d0.newPassThrough ?? []).map(o));
-  for (const v of d.newReads) l.push(`  + new read: ${v}${pt.has(v) ? " (pass-through: the agent's own argv, options included; not granted until a person does)" : ""}`);
+  for (const v of d.newReads)
+    l.push(
+      `  + new read: ${v}${pt.has(v) ? " (pass-through: the agent's own argv, options included; not granted until a person does)" : ""}`,
+    );
   for (const v of d.removed) l.push(`  - removed: ${v}`);
   for (const b of d.newBins) l.push(`  + new program: ${b}`);
   for (const e of d.newEnv) l.push(`  + reads env: ${e}`);
@@ -262,7 +377,11 @@ export function diffLines(d0: ReachDiff): string[] {
   for (const h of d.newHttp) l.push(`  + sends HTTP to: ${h}`);
   for (const n of d.newNetwork) l.push(`  + network: ${n}`);
   for (const p of d.newPaths) l.push(`  + reads hidden path: ${p}`);
-  for (const r of d0.rerun ?? []) l.push(`  ~ ${o(r.verb)}: runs ${o(r.to) || "nothing of its own"} (was ${o(r.from) || "nothing of its own"})`);
-  for (const p of d.repinned ?? []) l.push(`  ~ the server's tool ${o(JSON.stringify(p.tool))} is pinned anew: ${p.fields.map(o).join(", ")} (the new version accepted a changed tool; review what it does)`);
+  for (const r of d0.rerun ?? [])
+    l.push(`  ~ ${o(r.verb)}: runs ${o(r.to) || "nothing of its own"} (was ${o(r.from) || "nothing of its own"})`);
+  for (const p of d.repinned ?? [])
+    l.push(
+      `  ~ the server's tool ${o(JSON.stringify(p.tool))} is pinned anew: ${p.fields.map(o).join(", ")} (the new version accepted a changed tool; review what it does)`,
+    );
   return l;
 }

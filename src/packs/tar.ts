@@ -91,13 +91,16 @@ function paxRecords(data: Buffer): Record<string, string> {
 
 /** Parse a tar (gzip-compressed when `gzip`) into its regular files; refuses anything unsafe. */
 export function readTar(archive: Buffer, opts: { gzip: boolean; label: string }): TarEntry[] {
-  if (archive.length > LIMITS.archiveBytes) bad(`${opts.label} is ${archive.length} bytes, over the ${LIMITS.archiveBytes}-byte limit`);
+  if (archive.length > LIMITS.archiveBytes)
+    bad(`${opts.label} is ${archive.length} bytes, over the ${LIMITS.archiveBytes}-byte limit`);
   let tar: Buffer = archive;
   if (opts.gzip) {
     try {
       tar = gunzipSync(archive, { maxOutputLength: LIMITS.totalBytes + LIMITS.files * 1024 + 1024 * 1024 });
     } catch (e) {
-      bad(`${opts.label} does not gunzip (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): corrupt, or larger than ${LIMITS.totalBytes} bytes unpacked`);
+      bad(
+        `${opts.label} does not gunzip (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): corrupt, or larger than ${LIMITS.totalBytes} bytes unpacked`,
+      );
     }
   }
   const entries: TarEntry[] = [];
@@ -137,7 +140,16 @@ export function readTar(archive: Buffer, opts: { gzip: boolean; label: string })
     longName = undefined;
     if (type === "5") continue; // directories are made as files need them
     if (type !== "0" && type !== "\0" && type !== "7") {
-      const what = type === "2" ? "a symbolic link" : type === "1" ? "a hard link" : type === "3" || type === "4" ? "a device" : type === "6" ? "a FIFO" : `an entry of type '${type}'`;
+      const what =
+        type === "2"
+          ? "a symbolic link"
+          : type === "1"
+            ? "a hard link"
+            : type === "3" || type === "4"
+              ? "a device"
+              : type === "6"
+                ? "a FIFO"
+                : `an entry of type '${type}'`;
       bad(`${opts.label}: '${name}' is ${what}; a pack from elsewhere may hold regular files only`);
     }
     const safe = safeRelPath(name);
@@ -145,7 +157,8 @@ export function readTar(archive: Buffer, opts: { gzip: boolean; label: string })
     name = safe!;
     if (seen.has(name)) bad(`${opts.label}: '${name}' appears twice`);
     seen.add(name);
-    if (size > LIMITS.fileBytes) bad(`${opts.label}: '${name}' is ${size} bytes, over the ${LIMITS.fileBytes}-byte limit for one file`);
+    if (size > LIMITS.fileBytes)
+      bad(`${opts.label}: '${name}' is ${size} bytes, over the ${LIMITS.fileBytes}-byte limit for one file`);
     total += size;
     if (total > LIMITS.totalBytes) bad(`${opts.label} unpacks to more than ${LIMITS.totalBytes} bytes`);
     if (entries.length >= LIMITS.files) bad(`${opts.label} has more than ${LIMITS.files} files`);
@@ -159,7 +172,8 @@ export function readTar(archive: Buffer, opts: { gzip: boolean; label: string })
 export function stripTop(entries: TarEntry[], label: string): TarEntry[] {
   if (entries.length === 0) return entries;
   const tops = new Set(entries.map((e) => (e.path.includes("/") ? e.path.slice(0, e.path.indexOf("/")) : "")));
-  if (tops.size !== 1 || tops.has("")) bad(`${label}: the files are not all in one top-level folder, as in an npm tarball`);
+  if (tops.size !== 1 || tops.has(""))
+    bad(`${label}: the files are not all in one top-level folder, as in an npm tarball`);
   return entries.map((e) => ({ ...e, path: e.path.slice(e.path.indexOf("/") + 1) }));
 }
 
@@ -170,10 +184,16 @@ export function stripTop(entries: TarEntry[], label: string): TarEntry[] {
  */
 export function writeEntries(dir: string, entries: readonly TarEntry[]): void {
   const folders = new Set<string>();
-  for (const e of entries) for (let i = e.path.indexOf("/"); i !== -1; i = e.path.indexOf("/", i + 1)) folders.add(e.path.slice(0, i));
-  if (entries.length + folders.size > LIMITS.entries) bad(`the pack holds more than ${LIMITS.entries} entries (${entries.length} files in ${folders.size} folders)`);
+  for (const e of entries)
+    for (let i = e.path.indexOf("/"); i !== -1; i = e.path.indexOf("/", i + 1)) folders.add(e.path.slice(0, i));
+  if (entries.length + folders.size > LIMITS.entries)
+    bad(`the pack holds more than ${LIMITS.entries} entries (${entries.length} files in ${folders.size} folders)`);
   const git = entries.find((e) => e.path.split("/").some((part) => part.toLowerCase() === ".git"));
-  if (git) bad(`the pack holds '${git.path}': a git directory (or a .git file naming one), whose config and hooks any git command started in the vendored folder would run`, "a pack from elsewhere may not hold a .git; nothing was written");
+  if (git)
+    bad(
+      `the pack holds '${git.path}': a git directory (or a .git file naming one), whose config and hooks any git command started in the vendored folder would run`,
+      "a pack from elsewhere may not hold a .git; nothing was written",
+    );
   for (const e of entries) {
     const safe = safeRelPath(e.path);
     if (!safe) bad(`unsafe path ${JSON.stringify(e.path)}`);
@@ -182,7 +202,9 @@ export function writeEntries(dir: string, entries: readonly TarEntry[]): void {
       // the one write door, with the staging folder as its base
       writeNewFile({ dir, label: "the staging folder" }, file, e.data, e.executable ? 0o755 : 0o644);
     } catch (err) {
-      bad(`cannot write '${safe}' (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): a file and a folder of the same name, or a name given twice`);
+      bad(
+        `cannot write '${safe}' (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): a file and a folder of the same name, or a name given twice`,
+      );
     }
   }
 }

@@ -18,7 +18,13 @@ function inspector(config: string, env: Record<string, string>, method: string[]
   const a = ["--cli"];
   for (const [k, v] of Object.entries(env)) a.push("-e", `${k}=${v}`);
   a.push("--", process.execPath, HCPX, "--config", config, "mcp", ...serverArgs, ...method);
-  const r = spawnSync(INSPECTOR, a, { cwd: home, env: { PATH: process.env.PATH ?? "", HOME: home, NO_COLOR: "1" }, encoding: "utf8", timeout: 60_000, killSignal: "SIGKILL" });
+  const r = spawnSync(INSPECTOR, a, {
+    cwd: home,
+    env: { PATH: process.env.PATH ?? "", HOME: home, NO_COLOR: "1" },
+    encoding: "utf8",
+    timeout: 60_000,
+    killSignal: "SIGKILL",
+  });
   let json: Record<string, unknown> | undefined;
   try {
     json = JSON.parse(r.stdout) as Record<string, unknown>;
@@ -30,7 +36,11 @@ function inspector(config: string, env: Record<string, string>, method: string[]
 
 describe.skipIf(!available)("hcpx mcp under the MCP Inspector CLI", () => {
   it("lists the tools of both shapes", () => {
-    const p = ledgerProject({ packs: ["ledger", "inbox-watch"], allow: ["ledger.*", "inbox-watch.*"], deny: ["ledger.entry.delete"] });
+    const p = ledgerProject({
+      packs: ["ledger", "inbox-watch"],
+      allow: ["ledger.*", "inbox-watch.*"],
+      deny: ["ledger.entry.delete"],
+    });
     const single = inspector(p.config, { LEDGER_FILE: p.ledger }, ["--method", "tools/list"]);
     expect(single.code, single.stderr).toBe(0);
     const names = (single.json!.tools as { name: string }[]).map((t) => t.name);
@@ -45,13 +55,37 @@ describe.skipIf(!available)("hcpx mcp under the MCP Inspector CLI", () => {
 
   it("calls hcp: a read, and a confirm-gated write refused without confirm (file unchanged)", () => {
     const p = ledgerProject({ packs: ["ledger"] });
-    const read = inspector(p.config, { LEDGER_FILE: p.ledger }, ["--method", "tools/call", "--tool-name", "hcp", "--tool-arg", "pack=ledger", "verb=balance", 'args={"account":"checking"}']);
+    const read = inspector(p.config, { LEDGER_FILE: p.ledger }, [
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "hcp",
+      "--tool-arg",
+      "pack=ledger",
+      "verb=balance",
+      'args={"account":"checking"}',
+    ]);
     expect(read.code, read.stderr).toBe(0);
-    expect(read.json).toMatchObject({ isError: false, structuredContent: { ok: true, data: { account: "checking", balance: 1200 } } });
+    expect(read.json).toMatchObject({
+      isError: false,
+      structuredContent: { ok: true, data: { account: "checking", balance: 1200 } },
+    });
     const before = readFileSync(p.ledger);
-    const write = inspector(p.config, { LEDGER_FILE: p.ledger }, ["--method", "tools/call", "--tool-name", "hcp", "--tool-arg", "pack=ledger", "verb=transfer", 'args={"from":"checking","to":"savings","amount":5}']);
+    const write = inspector(p.config, { LEDGER_FILE: p.ledger }, [
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "hcp",
+      "--tool-arg",
+      "pack=ledger",
+      "verb=transfer",
+      'args={"from":"checking","to":"savings","amount":5}',
+    ]);
     expect(write.code, write.stderr).toBe(0); // the inspector exits 0 even for isError results
-    expect(write.json).toMatchObject({ isError: true, structuredContent: { ok: false, error: { code: "confirm_required" } } });
+    expect(write.json).toMatchObject({
+      isError: true,
+      structuredContent: { ok: false, error: { code: "confirm_required" } },
+    });
     expect(readFileSync(p.ledger).equals(before)).toBe(true);
   });
 });

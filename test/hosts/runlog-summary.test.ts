@@ -18,7 +18,9 @@ describe("runlog-summary", () => {
         JSON.stringify({ cmd, arg: "mcp", ms, waitedMs, timeoutMs, timedOut });
       writeFileSync(
         file,
-        [run("quick", 1000, 60_000), run("hung", 30_000, 30_000, 2500, true), run("slow", 50_000, 120_000, 7000)].join("\n") + "\n",
+        [run("quick", 1000, 60_000), run("hung", 30_000, 30_000, 2500, true), run("slow", 50_000, 120_000, 7000)].join(
+          "\n",
+        ) + "\n",
       );
       const r = summary(file);
       expect(r.status).toBe(0);

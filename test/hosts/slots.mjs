@@ -16,11 +16,11 @@
 // and no slot stays held by nobody. HCPX_HOST_SLOTS sets
 // the number (default: the machine's cores + 1: a host waiting on its MCP servers or
 // on the fake model leaves the CPU to another).
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
 
-const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+const uid = typeof process.getuid === "function" ? process.getuid() : 0;
 /** Where the slots are: one place for every suite of this user (HCPX_HOST_SLOTS_DIR moves it). */
 export const slotsDir = () => process.env.HCPX_HOST_SLOTS_DIR || join(tmpdir(), `hcpx-host-slots-${uid}`);
 
@@ -30,7 +30,12 @@ export function slotCount() {
 }
 
 const alive = (pid) => {
-  try { process.kill(pid, 0); return true; } catch (e) { return e.code === 'EPERM'; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === "EPERM";
+  }
 };
 
 /** Try each slot once: the path of the one taken, or undefined when all are held. */
@@ -38,15 +43,25 @@ function tryTake(dir, n) {
   for (let i = 0; i < n; i++) {
     const p = join(dir, `slot-${i}`);
     try {
-      const fd = openSync(p, 'wx');
-      try { writeSync(fd, `${process.pid}\n`); } finally { closeSync(fd); }
+      const fd = openSync(p, "wx");
+      try {
+        writeSync(fd, `${process.pid}\n`);
+      } finally {
+        closeSync(fd);
+      }
       return p;
     } catch (e) {
-      if (e.code !== 'EEXIST') throw e;
+      if (e.code !== "EEXIST") throw e;
     }
     // held: take it over only when its owner is gone (an empty file is being written, unless old)
-    let text = '', mtime = Date.now();
-    try { text = readFileSync(p, 'utf8'); mtime = statSync(p).mtimeMs; } catch { continue; }
+    let text = "",
+      mtime = Date.now();
+    try {
+      text = readFileSync(p, "utf8");
+      mtime = statSync(p).mtimeMs;
+    } catch {
+      continue;
+    }
     const pid = Number.parseInt(text, 10);
     const stale = Number.isInteger(pid) && pid > 0 ? !alive(pid) : Date.now() - mtime > 10_000;
     if (stale) rmSync(p, { force: true }); // the next round may take it (another waiter may be first)
@@ -85,5 +100,9 @@ export async function takeSlot() {
 /** fn() while holding a slot. */
 export async function withSlot(fn) {
   const s = await takeSlot();
-  try { return await fn(s.waitedMs); } finally { s.release(); }
+  try {
+    return await fn(s.waitedMs);
+  } finally {
+    s.release();
+  }
 }

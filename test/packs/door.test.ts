@@ -33,7 +33,8 @@ async function build(): Promise<string> {
   const r = await runInProcess(["pack", "add", "./vendor-src", "--yes", "--json"], { cwd: dir });
   expect(r.code, r.stderr).toBe(0);
   // what they wrote holds no path of this copy's
-  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) if (e.isFile()) expect(readFileSync(join(e.parentPath, e.name), "utf8"), e.name).not.toContain(dir);
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true }))
+    if (e.isFile()) expect(readFileSync(join(e.parentPath, e.name), "utf8"), e.name).not.toContain(dir);
   return dir;
 }
 
@@ -202,7 +203,9 @@ describe("pack new / add-verb write only inside their base", () => {
     const dir = join(parent, "p");
     mkdirSync(dir);
     expect((await runInProcess(["init", "--yes"], { cwd: dir })).code).toBe(0);
-    expect((await runInProcess(["pack", "new", "t", "--wrap", "/bin/echo", "--verb", "hi"], { cwd: dir })).code).toBe(0);
+    expect((await runInProcess(["pack", "new", "t", "--wrap", "/bin/echo", "--verb", "hi"], { cwd: dir })).code).toBe(
+      0,
+    );
     const pack = join(dir, "packs", "t");
     const outside = join(parent, "SKILL.md");
     writeFileSync(outside, readFileSync(join(pack, "SKILL.md")));
@@ -304,7 +307,10 @@ describe("a file with more than one name (a hard link) is not replaced: both nam
     const kept = tmp("hcpx-door-dotfiles-");
     writeFileSync(join(kept, "AGENTS.md"), "# my notes\n");
     linkSync(join(kept, "AGENTS.md"), join(dir, "AGENTS.md"));
-    const r = await runInProcess(["adopt", "codex", "--write", "--json"], { cwd: dir, env: { HOME: tmp("hcpx-door-home-") } });
+    const r = await runInProcess(["adopt", "codex", "--write", "--json"], {
+      cwd: dir,
+      env: { HOME: tmp("hcpx-door-home-") },
+    });
     expect(r.code, r.stdout).not.toBe(0);
     const e = JSON.parse(r.stdout) as { ok: boolean; error?: { code: string; message: string; hint?: string } };
     expect(e.error?.code, r.stdout).toBe("hard_linked");

@@ -24,7 +24,8 @@ const FILESYSTEM = join(REPO, "node_modules/@modelcontextprotocol/server-filesys
 function childrenOf(pid: number): number[] {
   const out: number[] = [];
   for (const t of readdirSync(`/proc/${pid}/task`)) {
-    for (const c of readFileSync(`/proc/${pid}/task/${t}/children`, "utf8").split(" ")) if (Number(c) > 0) out.push(Number(c));
+    for (const c of readFileSync(`/proc/${pid}/task/${t}/children`, "utf8").split(" "))
+      if (Number(c) > 0) out.push(Number(c));
   }
   return out;
 }
@@ -39,7 +40,17 @@ const cmdline = (pid: number) => {
 let dir: string;
 let root: string;
 const exec = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
-  const r = await runHcpx(["exec", ...args.slice(0, 2), "--json", ...(args.includes("--confirm") ? ["--confirm"] : []), "--", ...args.slice(2).filter((a) => a !== "--confirm")], { cwd: dir, env, timeoutMs: 30_000 });
+  const r = await runHcpx(
+    [
+      "exec",
+      ...args.slice(0, 2),
+      "--json",
+      ...(args.includes("--confirm") ? ["--confirm"] : []),
+      "--",
+      ...args.slice(2).filter((a) => a !== "--confirm"),
+    ],
+    { cwd: dir, env, timeoutMs: 30_000 },
+  );
   return JSON.parse(r.stdout) as { ok: boolean; data?: unknown; error?: { code: string; message: string } };
 };
 
@@ -53,17 +64,40 @@ beforeAll(async () => {
 
 describe("hcpx pack from-mcp", () => {
   it("writes a pack per server that lints, with a draft Policy from the annotations", async () => {
-    const ev = await runHcpx(["pack", "from-mcp", "--id", "everything", "--env", "EVERYTHING_TOKEN", "--json", "--", "node", EVERYTHING, "stdio"], { cwd: dir, timeoutMs: 60_000 });
+    const ev = await runHcpx(
+      [
+        "pack",
+        "from-mcp",
+        "--id",
+        "everything",
+        "--env",
+        "EVERYTHING_TOKEN",
+        "--json",
+        "--",
+        "node",
+        EVERYTHING,
+        "stdio",
+      ],
+      { cwd: dir, timeoutMs: 60_000 },
+    );
     expect(ev.code, ev.stderr).toBe(0);
-    const e = envelope<{ commands: { verb_key: string; tool: string; operation: string; confirm: boolean; inferred: boolean }[]; lint: { errors: number } }>(ev);
+    const e = envelope<{
+      commands: { verb_key: string; tool: string; operation: string; confirm: boolean; inferred: boolean }[];
+      lint: { errors: number };
+    }>(ev);
     expect(e.data.lint.errors).toBe(0);
     const byVerb = Object.fromEntries(e.data.commands.map((c) => [c.verb_key, c]));
     expect(byVerb.echo).toMatchObject({ tool: "echo", operation: "read", inferred: false });
     expect(byVerb["toggle-simulated-logging"]).toMatchObject({ operation: "write", inferred: true });
 
-    const fs = await runHcpx(["pack", "from-mcp", "--id", "fs", "--json", "--", "node", FILESYSTEM, root], { cwd: dir, timeoutMs: 60_000 });
+    const fs = await runHcpx(["pack", "from-mcp", "--id", "fs", "--json", "--", "node", FILESYSTEM, root], {
+      cwd: dir,
+      timeoutMs: 60_000,
+    });
     expect(fs.code, fs.stderr).toBe(0);
-    const f = envelope<{ commands: { verb_key: string; operation: string; confirm: boolean; inferred: boolean }[] }>(fs);
+    const f = envelope<{ commands: { verb_key: string; operation: string; confirm: boolean; inferred: boolean }[] }>(
+      fs,
+    );
     const fsVerb = Object.fromEntries(f.data.commands.map((c) => [c.verb_key, c]));
     expect(fsVerb.read_text_file).toMatchObject({ operation: "read", confirm: false });
     expect(fsVerb.write_file).toMatchObject({ operation: "write", confirm: true, inferred: false }); // destructiveHint
@@ -84,8 +118,14 @@ describe("hcpx pack from-mcp", () => {
   }, 120_000);
 
   it("runs the reads through the runtime; a destructive tool needs a grant and then a confirm; Binding values are redacted", async () => {
-    expect(await exec(["everything", "echo", "message=hi there"])).toEqual({ ok: true, data: { text: "Echo: hi there" } });
-    expect(await exec(["everything", "get-sum", "a=2", "b=3.5"])).toMatchObject({ ok: true, data: { text: expect.stringContaining("5.5") } });
+    expect(await exec(["everything", "echo", "message=hi there"])).toEqual({
+      ok: true,
+      data: { text: "Echo: hi there" },
+    });
+    expect(await exec(["everything", "get-sum", "a=2", "b=3.5"])).toMatchObject({
+      ok: true,
+      data: { text: expect.stringContaining("5.5") },
+    });
     const read = await exec(["fs", "read_text_file", `path=${join(root, "a.txt")}`]);
     expect(read.ok).toBe(true);
     expect(JSON.stringify(read.data)).toContain("alpha");
@@ -124,7 +164,10 @@ describe("hcpx pack from-mcp", () => {
       const listed = await conn.client.listTools();
       const names = listed.tools.map((t) => t.name).sort();
       expect(names).toContain("hcp");
-      const call = await conn.client.callTool({ name: "hcp", arguments: { pack: "fs", verb: "list_directory", args: { path: root } } });
+      const call = await conn.client.callTool({
+        name: "hcp",
+        arguments: { pack: "fs", verb: "list_directory", args: { path: root } },
+      });
       expect(JSON.stringify(call)).toContain("a.txt");
       // `hcpx mcp` keeps the server running between calls: the same filesystem server (a live child of hcpx mcp) answers both
       const live = async () => {
@@ -133,10 +176,20 @@ describe("hcpx pack from-mcp", () => {
       };
       const first = await live();
       expect(first).toHaveLength(1);
-      const again = await conn.client.callTool({ name: "hcp", arguments: { pack: "fs", verb: "list_directory", args: { path: root } } });
+      const again = await conn.client.callTool({
+        name: "hcp",
+        arguments: { pack: "fs", verb: "list_directory", args: { path: root } },
+      });
       expect(JSON.stringify(again)).toContain("a.txt");
       expect(await live()).toEqual(first);
-      const refused = await conn.client.callTool({ name: "hcp", arguments: { pack: "fs", verb: "move_file", args: { source: join(root, "a.txt"), destination: join(root, "c.txt") } } });
+      const refused = await conn.client.callTool({
+        name: "hcp",
+        arguments: {
+          pack: "fs",
+          verb: "move_file",
+          args: { source: join(root, "a.txt"), destination: join(root, "c.txt") },
+        },
+      });
       // not granted: to the agent, a command the pack does not have (the audit keeps not_granted)
       expect(JSON.stringify(refused)).toContain("pack fs has no command 'move_file'");
       expect(existsSync(join(root, "c.txt"))).toBe(false);
@@ -144,7 +197,10 @@ describe("hcpx pack from-mcp", () => {
       const viaHcpx = JSON.stringify(listed.tools).length;
       // the two servers directly, side by side (each start is mostly a wait)
       const sizes = await Promise.all(
-        [[EVERYTHING, "stdio"], [FILESYSTEM, root]].map(async (args) => {
+        [
+          [EVERYTHING, "stdio"],
+          [FILESYSTEM, root],
+        ].map(async (args) => {
           const transport = new StdioClientTransport({ command: process.execPath, args, stderr: "pipe" });
           const client = new Client({ name: "direct", version: "1.0.0" });
           await client.connect(transport);
@@ -153,7 +209,9 @@ describe("hcpx pack from-mcp", () => {
         }),
       );
       const directBytes = sizes[0]! + sizes[1]!;
-      process.stdout.write(`context cost: tools/list via hcpx mcp ${viaHcpx} bytes; the two servers directly ${directBytes} bytes (${(directBytes / viaHcpx).toFixed(1)}x)\n`);
+      process.stdout.write(
+        `context cost: tools/list via hcpx mcp ${viaHcpx} bytes; the two servers directly ${directBytes} bytes (${(directBytes / viaHcpx).toFixed(1)}x)\n`,
+      );
       expect(viaHcpx).toBeLessThan(directBytes / 2);
       // when hcpx mcp goes (the host closes its stdin), the servers it kept go with it
       await conn.client.close();
@@ -174,19 +232,41 @@ describe("hcpx import <host>", () => {
     expect((await runHcpx(["init", "--yes"], { cwd: proj })).code).toBe(0);
     writeFileSync(
       join(proj, ".mcp.json"),
-      JSON.stringify({ mcpServers: { hcp: { command: "hcpx", args: ["mcp"] }, "server-everything": { command: "node", args: [EVERYTHING, "stdio"], env: { EVERYTHING_TOKEN: "tok-never-copied" } }, docs: { type: "http", url: "http://127.0.0.1:9/mcp" } } }, null, 2),
+      JSON.stringify(
+        {
+          mcpServers: {
+            hcp: { command: "hcpx", args: ["mcp"] },
+            "server-everything": {
+              command: "node",
+              args: [EVERYTHING, "stdio"],
+              env: { EVERYTHING_TOKEN: "tok-never-copied" },
+            },
+            docs: { type: "http", url: "http://127.0.0.1:9/mcp" },
+          },
+        },
+        null,
+        2,
+      ),
     );
     const list = await runHcpx(["import", "claude", "--json"], { cwd: proj });
     expect(list.code, list.stderr).toBe(0);
-    const l = envelope<{ servers: { name: string; argv?: string[]; skip?: string; env: string[] }[]; imported: unknown[] }>(list);
+    const l = envelope<{
+      servers: { name: string; argv?: string[]; skip?: string; env: string[] }[];
+      imported: unknown[];
+    }>(list);
     expect(l.data.servers.map((s) => s.name)).toEqual(["server-everything", "docs"]); // hcpx's own entry is not offered
     expect(l.data.servers[1]).toMatchObject({ remote: true, url: "http://127.0.0.1:9/mcp" }); // a remote server is offered too (test/packs/mcp-url.test.ts)
     expect(l.data.imported).toEqual([]);
-    const r = await runHcpx(["import", "claude", "--server", "server-everything", "--json"], { cwd: proj, timeoutMs: 60_000 });
+    const r = await runHcpx(["import", "claude", "--server", "server-everything", "--json"], {
+      cwd: proj,
+      timeoutMs: 60_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     const e = envelope<{ imported: { id: string; dir: string; env: string[] }[] }>(r);
     expect(e.data.imported).toEqual([expect.objectContaining({ id: "everything", env: ["EVERYTHING_TOKEN"] })]);
-    const files = ["surface.json", "policy.json", "SKILL.md"].map((f) => readFileSync(join(proj, "packs/everything", f), "utf8")).join("\n");
+    const files = ["surface.json", "policy.json", "SKILL.md"]
+      .map((f) => readFileSync(join(proj, "packs/everything", f), "utf8"))
+      .join("\n");
     expect(files).not.toContain("tok-never-copied");
     expect(files).toContain('"EVERYTHING_TOKEN"');
     // nothing listens there: the import fails, and leaves nothing behind
@@ -197,7 +277,9 @@ describe("hcpx import <host>", () => {
     // --all: the failing server's "nothing was written" is its own; the message names what the servers before it wrote
     const all = await runHcpx(["import", "claude", "--all", "--force", "--json"], { cwd: proj, timeoutMs: 60_000 });
     expect(all.code).toBe(1);
-    expect(envelope(all).error.message).toMatch(/^server 'docs': .*nothing was written \(written before it: packs\/everything\)$/);
+    expect(envelope(all).error.message).toMatch(
+      /^server 'docs': .*nothing was written \(written before it: packs\/everything\)$/,
+    );
   }, 120_000);
 });
 

@@ -16,7 +16,14 @@ const FORGED = /^(## Instructions|Every write is pre-approved|\| `nuke`)/m;
 
 describe("pack from-mcp: the server's name and version", () => {
   const draft = draftFromTools(
-    [{ name: "list", description: "Lists files.", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }],
+    [
+      {
+        name: "list",
+        description: "Lists files.",
+        inputSchema: { type: "object" },
+        annotations: { readOnlyHint: true },
+      },
+    ],
     {
       id: "files",
       bin: "node",

@@ -35,24 +35,52 @@ function project() {
 }
 
 describe("launchers (npx, uvx) as hosts run them", () => {
-  it("from-mcp -- npx -y @modelcontextprotocol/server-filesystem ./files: imported, activated, run", { timeout: 180_000 }, async () => {
-    const p = project();
-    expect((await p.run(["init", "--yes"])).code).toBe(0);
-    const r = await p.run(["pack", "from-mcp", "--id", "fs", "--json", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "./files"]);
-    expect(r.code, r.stderr + r.stdout).toBe(0);
-    expect(readFileSync(join(p.dir, "hcp.config.json5"), "utf8")).toMatch(/bins: \{ npx: "\/[^"]+" \}/);
-    expect((await p.run(["activate", "packs/fs"])).code).toBe(0);
-    expect((await p.run(["grant", "fs.list_allowed_directories"])).code).toBe(0);
-    const x = await p.run(["exec", "fs", "list_allowed_directories", "--json"]);
-    expect(x.code, x.stderr + x.stdout).toBe(0);
-    expect(JSON.stringify(JSON.parse(x.stdout).data)).toContain(join(p.dir, "files"));
-  });
+  it(
+    "from-mcp -- npx -y @modelcontextprotocol/server-filesystem ./files: imported, activated, run",
+    { timeout: 180_000 },
+    async () => {
+      const p = project();
+      expect((await p.run(["init", "--yes"])).code).toBe(0);
+      const r = await p.run([
+        "pack",
+        "from-mcp",
+        "--id",
+        "fs",
+        "--json",
+        "--",
+        "npx",
+        "-y",
+        "@modelcontextprotocol/server-filesystem",
+        "./files",
+      ]);
+      expect(r.code, r.stderr + r.stdout).toBe(0);
+      expect(readFileSync(join(p.dir, "hcp.config.json5"), "utf8")).toMatch(/bins: \{ npx: "\/[^"]+" \}/);
+      expect((await p.run(["activate", "packs/fs"])).code).toBe(0);
+      expect((await p.run(["grant", "fs.list_allowed_directories"])).code).toBe(0);
+      const x = await p.run(["exec", "fs", "list_allowed_directories", "--json"]);
+      expect(x.code, x.stderr + x.stdout).toBe(0);
+      expect(JSON.stringify(JSON.parse(x.stdout).data)).toContain(join(p.dir, "files"));
+    },
+  );
 
   it("--env PATH is refused before anything runs; nothing is left behind", async () => {
     const p = project();
     expect((await p.run(["init", "--yes"])).code).toBe(0);
     const before = readFileSync(join(p.dir, "hcp.config.json5"), "utf8");
-    const r = await p.run(["pack", "from-mcp", "--id", "fs", "--env", "PATH", "--json", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "./files"]);
+    const r = await p.run([
+      "pack",
+      "from-mcp",
+      "--id",
+      "fs",
+      "--env",
+      "PATH",
+      "--json",
+      "--",
+      "npx",
+      "-y",
+      "@modelcontextprotocol/server-filesystem",
+      "./files",
+    ]);
     expect(r.code).toBe(64);
     expect(JSON.parse(r.stdout).error.hint).toContain("a launcher (npx, uvx…) gets the PATH it needs");
     expect(existsSync(join(p.dir, "packs"))).toBe(false);
@@ -70,11 +98,22 @@ describe("launchers (npx, uvx) as hosts run them", () => {
     const p = project();
     expect((await p.run(["init", "--yes"])).code).toBe(0);
     const { writeFileSync } = await import("node:fs");
-    writeFileSync(join(p.dir, ".mcp.json"), JSON.stringify({ mcpServers: { web: { type: "http", url: "https://example.com/mcp?token=secret" }, local: { command: "node", args: ["x.mjs"] } } }));
+    writeFileSync(
+      join(p.dir, ".mcp.json"),
+      JSON.stringify({
+        mcpServers: {
+          web: { type: "http", url: "https://example.com/mcp?token=secret" },
+          local: { command: "node", args: ["x.mjs"] },
+        },
+      }),
+    );
     const r = await p.run(["import", "claude", "--json"]);
     expect(r.code, r.stderr).toBe(0);
     const servers = JSON.parse(r.stdout).data.servers as { name: string; skip?: string; remote?: boolean }[];
-    expect(servers.find((s) => s.name === "web")).toMatchObject({ remote: true, skip: expect.stringContaining("'token' in its query, a credential") });
+    expect(servers.find((s) => s.name === "web")).toMatchObject({
+      remote: true,
+      skip: expect.stringContaining("'token' in its query, a credential"),
+    });
     expect(r.stdout).not.toContain("token=secret");
     expect(servers.find((s) => s.name === "local")?.skip).toBeUndefined();
   });

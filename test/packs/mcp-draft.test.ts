@@ -37,7 +37,9 @@ describe("pack from-mcp: a read-only tool whose words say it destroys", () => {
   });
 
   it("a tool that says it is both read-only and destructive is drafted write + confirm, inferred", () => {
-    expect(policyFrom({ name: "status", description: "Shows it.", annotations: { ...ro, destructiveHint: true } })).toEqual({
+    expect(
+      policyFrom({ name: "status", description: "Shows it.", annotations: { ...ro, destructiveHint: true } }),
+    ).toEqual({
       operation: "write",
       land: "external",
       confirm: true,

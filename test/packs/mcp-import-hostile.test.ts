@@ -61,7 +61,12 @@ describe("pack from-mcp: tools hcpx cannot take are left out, with a note; the r
     const tools: unknown[] = [
       { name: "deep", description: "Deep.", inputSchema: { type: "object", properties: { d: deep } }, annotations: ro },
       { name: "constructor", description: "C.", inputSchema: obj, annotations: ro },
-      { name: "ctor_arg", description: "A.", inputSchema: { type: "object", properties: { constructor: { type: "string" } } }, annotations: ro },
+      {
+        name: "ctor_arg",
+        description: "A.",
+        inputSchema: { type: "object", properties: { constructor: { type: "string" } } },
+        annotations: ro,
+      },
       { name: "odd\u001b[2J\nname", inputSchema: obj, annotations: ro },
       LOOKUP,
     ];

@@ -18,7 +18,11 @@ import { envelope } from "../cli/helpers";
 const runHcpx = runHere;
 const SERVER = join(REPO, "test/fixtures/bins/mcp-pinned.mjs");
 
-const tool = (name: string): McpToolInfo => ({ name, inputSchema: { type: "object" }, annotations: { readOnlyHint: true } });
+const tool = (name: string): McpToolInfo => ({
+  name,
+  inputSchema: { type: "object" },
+  annotations: { readOnlyHint: true },
+});
 const draft = (names: string[], id = "longnames") =>
   draftFromTools(names.map(tool), { id, bin: "node", args: [], env: [], server: { name: "long" } });
 
@@ -51,10 +55,16 @@ describe("pack from-mcp: a tool name too long for the hosts", () => {
     expect(new Set(names).size).toBe(4);
     expect(d.commands[3]!.verb_key).toBe("lookup"); // a name that fits is kept as it is
     // the same tool list gives the same keys
-    expect(draft([LONG70, ...SHARED, "lookup"]).commands.map((c) => c.verb_key)).toEqual(d.commands.map((c) => c.verb_key));
+    expect(draft([LONG70, ...SHARED, "lookup"]).commands.map((c) => c.verb_key)).toEqual(
+      d.commands.map((c) => c.verb_key),
+    );
     for (const c of d.commands.slice(0, 3))
-      expect(d.notes).toContainEqual(expect.stringContaining(`tool '${c.tool}': verb_key shortened to '${c.verb_key}'`));
-    expect(d.notes.join("\n")).toMatch(/a shorter pack id, --id, leaves more\); the command calls the tool by its full name/);
+      expect(d.notes).toContainEqual(
+        expect.stringContaining(`tool '${c.tool}': verb_key shortened to '${c.verb_key}'`),
+      );
+    expect(d.notes.join("\n")).toMatch(
+      /a shorter pack id, --id, leaves more\); the command calls the tool by its full name/,
+    );
     expect(lintDraft(d)).toEqual([]);
   });
 
@@ -65,7 +75,9 @@ describe("pack from-mcp: a tool name too long for the hosts", () => {
     expect(keys[0]).toBe(first);
     expect(keys[1]).not.toBe(first);
     for (const k of keys) expect(SERVER_NAME.length + toolName(d.id, k).length).toBeLessThanOrEqual(MAX_SERVER_TOOL);
-    expect(d.notes).toContainEqual(expect.stringContaining(`tool '${first}': verb_key '${first}' was taken, named '${keys[1]}'`));
+    expect(d.notes).toContainEqual(
+      expect.stringContaining(`tool '${first}': verb_key '${first}' was taken, named '${keys[1]}'`),
+    );
     expect(lintDraft(d)).toEqual([]);
   });
 
@@ -73,9 +85,12 @@ describe("pack from-mcp: a tool name too long for the hosts", () => {
     const id = "a-very-long-pack-id-of-32-charss";
     expect(id).toHaveLength(32);
     const d = draft(["read_text_file", "list_directory", "lookup", "read_text_files"], id);
-    for (const c of d.commands) expect(SERVER_NAME.length + toolName(id, c.verb_key).length).toBeLessThanOrEqual(MAX_SERVER_TOOL);
+    for (const c of d.commands)
+      expect(SERVER_NAME.length + toolName(id, c.verb_key).length).toBeLessThanOrEqual(MAX_SERVER_TOOL);
     expect(d.commands.find((c) => c.tool === "lookup")!.verb_key).toBe("lookup");
-    expect(d.notes.join("\n")).toContain(`'${id}__<verb>', stays within ${MAX_SERVER_TOOL} characters: 13 for the verb`);
+    expect(d.notes.join("\n")).toContain(
+      `'${id}__<verb>', stays within ${MAX_SERVER_TOOL} characters: 13 for the verb`,
+    );
     expect(lintDraft(d)).toEqual([]);
   });
 
@@ -84,7 +99,14 @@ describe("pack from-mcp: a tool name too long for the hosts", () => {
     const name = fc.array(word, { minLength: 1, maxLength: 8 }).map((ws) => ws.join("_"));
     fc.assert(
       fc.property(
-        fc.uniqueArray(fc.oneof(name, name.map((n) => n.replace(/_/g, ".")), name.map((n) => `${n}${"_x".repeat(30)}`)), { minLength: 1, maxLength: 12 }),
+        fc.uniqueArray(
+          fc.oneof(
+            name,
+            name.map((n) => n.replace(/_/g, ".")),
+            name.map((n) => `${n}${"_x".repeat(30)}`),
+          ),
+          { minLength: 1, maxLength: 12 },
+        ),
         fc.stringMatching(/^[a-z][a-z0-9-]{0,31}$/),
         (names, id) => {
           const d = draft(names, id);
@@ -100,7 +122,11 @@ describe("pack from-mcp: a tool name too long for the hosts", () => {
   });
 });
 
-type Imported = { commands: { verb_key: string; tool: string }[]; notes: string[]; lint: { errors: number; warnings: number } };
+type Imported = {
+  commands: { verb_key: string; tool: string }[];
+  notes: string[];
+  lint: { errors: number; warnings: number };
+};
 
 describe("pack from-mcp of a server with long tool names, end to end", () => {
   it("the pack lints; exec and `hcpx mcp` reach the server by the full name; --update and a new import keep the keys", async () => {
@@ -109,7 +135,10 @@ describe("pack from-mcp of a server with long tool names, end to end", () => {
     const setTools = (tools: McpToolInfo[]) => writeFileSync(state, JSON.stringify({ tools }));
     expect((await runHcpx(["init", "--yes"], { cwd: dir })).code).toBe(0);
     setTools([LONG70, ...SHARED, "lookup"].map(tool));
-    const r = await runHcpx(["pack", "from-mcp", "--id", "longnames", "--json", "--", SERVER, state], { cwd: dir, timeoutMs: 30_000 });
+    const r = await runHcpx(["pack", "from-mcp", "--id", "longnames", "--json", "--", SERVER, state], {
+      cwd: dir,
+      timeoutMs: 30_000,
+    });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const e = envelope<Imported>(r).data;
     expect(e.lint).toMatchObject({ errors: 0, warnings: 0 });
@@ -128,7 +157,11 @@ describe("pack from-mcp of a server with long tool names, end to end", () => {
     expect((await exec(keys[2]!)).data?.called).toBe(SHARED[1]);
 
     // `hcpx mcp`, one tool per command: every name within 64, the call reaching the server by the full name
-    const conn = await connectMcp([HCPX, "mcp", "--no-watch", "--shape", "per-command"], dir, baseEnv() as Record<string, string>);
+    const conn = await connectMcp(
+      [HCPX, "mcp", "--no-watch", "--shape", "per-command"],
+      dir,
+      baseEnv() as Record<string, string>,
+    );
     try {
       const names = (await conn.client.listTools()).tools.map((t) => t.name);
       for (const k of keys) expect(names).toContain(toolName("longnames", k));
@@ -141,14 +174,20 @@ describe("pack from-mcp of a server with long tool names, end to end", () => {
 
     // the server changes a long-named tool: --update --yes pins it again, the keys stay
     setTools([{ ...tool(LONG70), description: "Lists them all." }, ...[...SHARED, "lookup"].map(tool)]);
-    const upd = await runHcpx(["pack", "from-mcp", "--update", "packs/longnames", "--yes", "--json"], { cwd: dir, timeoutMs: 30_000 });
+    const upd = await runHcpx(["pack", "from-mcp", "--update", "packs/longnames", "--yes", "--json"], {
+      cwd: dir,
+      timeoutMs: 30_000,
+    });
     expect(upd.code, upd.stdout + upd.stderr).toBe(0);
     expect(envelope<{ changes: { verb: string; tool: string }[] }>(upd).data.changes.map((c) => c.verb)).toEqual(keys);
     const surface = readFileSync(join(dir, "packs/longnames/surface.json"), "utf8");
     for (const k of keys) expect(surface).toContain(`"verb_key": "${k}"`);
     expect((await exec(keys[0]!)).data?.called).toBe(LONG70);
     // the same tool list imported again gives the same keys
-    const again = await runHcpx(["pack", "from-mcp", "--id", "longnames", "--out", "packs/again", "--json", "--", SERVER, state], { cwd: dir, timeoutMs: 30_000 });
+    const again = await runHcpx(
+      ["pack", "from-mcp", "--id", "longnames", "--out", "packs/again", "--json", "--", SERVER, state],
+      { cwd: dir, timeoutMs: 30_000 },
+    );
     expect(again.code, again.stdout).toBe(0);
     const cmds = envelope<Imported>(again).data.commands;
     expect([LONG70, ...SHARED, "lookup"].map((t) => verbOf(cmds, t))).toEqual(keys);

@@ -24,7 +24,10 @@ const children: ChildProcess[] = [];
 
 /** Start the fixture server in one mode; resolves with its URL. */
 export function startServer(mode: "modern" | "both" | "legacy", env: NodeJS.ProcessEnv = {}): Promise<string> {
-  const child = spawn(process.execPath, [FIXTURE, mode], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [FIXTURE, mode], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   children.push(child);
   return new Promise((ok, bad) => {
     let out = "";
@@ -41,15 +44,27 @@ afterAll(() => {
   for (const c of children) c.kill("SIGTERM");
 });
 
-type Env = { ok: boolean; data?: unknown; error?: { code: string; message: string; hint?: string; problems?: { code: string }[] } };
+type Env = {
+  ok: boolean;
+  data?: unknown;
+  error?: { code: string; message: string; hint?: string; problems?: { code: string }[] };
+};
 type Problem = { code: string; severity?: string };
 type LintReport = { errors: number; packs: { id: string | null; problems: Problem[] }[] };
 
 /** `hcpx lint --json`'s envelope: its report (data, or error.details when it fails) and its problems' codes by pack. */
-function lintOf(stdout: string): { ok: boolean; report: LintReport; problems: { pack: string | null; code: string; severity?: string }[] } {
+function lintOf(stdout: string): {
+  ok: boolean;
+  report: LintReport;
+  problems: { pack: string | null; code: string; severity?: string }[];
+} {
   const env = JSON.parse(stdout) as { ok: boolean; data?: LintReport; error?: { details: LintReport } };
   const report = env.ok ? env.data! : env.error!.details;
-  return { ok: env.ok, report, problems: report.packs.flatMap((p) => p.problems.map((x) => ({ pack: p.id, code: x.code, severity: x.severity }))) };
+  return {
+    ok: env.ok,
+    report,
+    problems: report.packs.flatMap((p) => p.problems.map((x) => ({ pack: p.id, code: x.code, severity: x.severity }))),
+  };
 }
 
 function writePack(dir: string, id: string, mcp: Record<string, unknown>, binding: string[] = []): void {
@@ -69,8 +84,14 @@ function writePack(dir: string, id: string, mcp: Record<string, unknown>, bindin
     ],
   };
   writeFileSync(join(p, "surface.json"), JSON.stringify(surface, null, 2));
-  writeFileSync(join(p, "policy.json"), JSON.stringify({ rows: { greet: { operation: "read" }, whoami: { operation: "read" } } }));
-  writeFileSync(join(p, "SKILL.md"), `---\nname: ${id}\ndescription: "A remote server"\nleads:\n  - "${id}: greet and whoami are reads"\n---\n\n# ${id}\n\n| verb | what it does | read/write |\n|---|---|---|\n| \`greet\` | Say hello | read |\n| \`whoami\` | What the server got | read |\n`);
+  writeFileSync(
+    join(p, "policy.json"),
+    JSON.stringify({ rows: { greet: { operation: "read" }, whoami: { operation: "read" } } }),
+  );
+  writeFileSync(
+    join(p, "SKILL.md"),
+    `---\nname: ${id}\ndescription: "A remote server"\nleads:\n  - "${id}: greet and whoami are reads"\n---\n\n# ${id}\n\n| verb | what it does | read/write |\n|---|---|---|\n| \`greet\` | Say hello | read |\n| \`whoami\` | What the server got | read |\n`,
+  );
 }
 
 let dir: string;
@@ -81,13 +102,27 @@ beforeAll(async () => {
   dir = tmp("hcpx-mcp-url-");
   // the servers' stamp tool writes here (the server's env, not hcpx's)
   stampFile = join(dir, "stamps.txt");
-  const [modern, legacy] = await Promise.all([startServer("modern", { HTTP_MCP_TOKEN: TOKEN, HTTP_MCP_FILE: stampFile }), startServer("legacy", { HTTP_MCP_TOKEN: TOKEN, HTTP_MCP_FILE: stampFile })]);
+  const [modern, legacy] = await Promise.all([
+    startServer("modern", { HTTP_MCP_TOKEN: TOKEN, HTTP_MCP_FILE: stampFile }),
+    startServer("legacy", { HTTP_MCP_TOKEN: TOKEN, HTTP_MCP_FILE: stampFile }),
+  ]);
   urls.modern = modern;
   urls.legacy = legacy;
-  for (const era of ["modern", "legacy"] as const) writePack(dir, `remote-${era}`, { url: urls[era], headers: { Authorization: { env: "REMOTE_TOKEN", scheme: "Bearer" } } }, ["REMOTE_TOKEN"]);
+  for (const era of ["modern", "legacy"] as const)
+    writePack(
+      dir,
+      `remote-${era}`,
+      { url: urls[era], headers: { Authorization: { env: "REMOTE_TOKEN", scheme: "Bearer" } } },
+      ["REMOTE_TOKEN"],
+    );
   writeFileSync(
     join(dir, "hcp.config.json5"),
-    JSON.stringify({ packs: ["./packs/remote-modern", "./packs/remote-legacy"], principal: { id: "t", kind: "agent" }, grants: { allow: ["remote-modern.*", "remote-legacy.*"] }, sandbox: { bins: {}, roots: ["."], cwd: "." } }),
+    JSON.stringify({
+      packs: ["./packs/remote-modern", "./packs/remote-legacy"],
+      principal: { id: "t", kind: "agent" },
+      grants: { allow: ["remote-modern.*", "remote-legacy.*"] },
+      sandbox: { bins: {}, roots: ["."], cwd: "." },
+    }),
   );
 }, 60_000);
 
@@ -121,16 +156,29 @@ describe("mcp.url: a remote MCP server as a pack", () => {
   it("a literal Authorization header in the pack is refused (load and lint), the secret never echoed", async () => {
     const d = tmp("hcpx-mcp-url-lit-");
     writePack(d, "leaky", { url: urls.modern, headers: { Authorization: `Bearer ${TOKEN}` } });
-    writeFileSync(join(d, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/leaky"], principal: { id: "t", kind: "agent" }, grants: { allow: ["leaky.*"] } }));
+    writeFileSync(
+      join(d, "hcp.config.json5"),
+      JSON.stringify({
+        packs: ["./packs/leaky"],
+        principal: { id: "t", kind: "agent" },
+        grants: { allow: ["leaky.*"] },
+      }),
+    );
     const r = await runHcpx(["exec", "leaky", "greet", "--json", "--", "name=Ada"], { cwd: d, timeoutMs: 60_000 });
     expect(r.code).not.toBe(0);
     const refused = JSON.parse(r.stdout) as Env;
     expect(refused.ok).toBe(false);
-    expect([refused.error?.code, ...(refused.error?.problems ?? []).map((x) => x.code)]).toContain("header_literal_secret");
+    expect([refused.error?.code, ...(refused.error?.problems ?? []).map((x) => x.code)]).toContain(
+      "header_literal_secret",
+    );
     expect(r.stdout + r.stderr).not.toContain(TOKEN);
     const l = await runHcpx(["lint", "packs/leaky", "--json"], { cwd: d, timeoutMs: 60_000 });
     expect(l.code).toBe(1);
-    expect(lintOf(l.stdout).problems).toContainEqual({ pack: "leaky", code: "header_literal_secret", severity: "error" });
+    expect(lintOf(l.stdout).problems).toContainEqual({
+      pack: "leaky",
+      code: "header_literal_secret",
+      severity: "error",
+    });
     expect(l.stdout).not.toContain(TOKEN);
   }, 60_000);
 
@@ -150,9 +198,24 @@ describe("mcp.url: a remote MCP server as a pack", () => {
     await new Promise<void>((ok) => redirector.listen(0, "127.0.0.1", () => ok()));
     try {
       const d = tmp("hcpx-mcp-url-redirect-");
-      writePack(d, "hop", { url: `http://127.0.0.1:${(redirector.address() as { port: number }).port}/mcp`, headers: { Authorization: { env: "REMOTE_TOKEN", scheme: "Bearer" } } }, ["REMOTE_TOKEN"]);
-      writeFileSync(join(d, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/hop"], principal: { id: "t", kind: "agent" }, grants: { allow: ["hop.*"] } }));
-      const r = await runHcpx(["exec", "--json", "hop", "greet", "--", "name=Ada"], { cwd: d, env: { REMOTE_TOKEN: TOKEN }, timeoutMs: 60_000 });
+      writePack(
+        d,
+        "hop",
+        {
+          url: `http://127.0.0.1:${(redirector.address() as { port: number }).port}/mcp`,
+          headers: { Authorization: { env: "REMOTE_TOKEN", scheme: "Bearer" } },
+        },
+        ["REMOTE_TOKEN"],
+      );
+      writeFileSync(
+        join(d, "hcp.config.json5"),
+        JSON.stringify({ packs: ["./packs/hop"], principal: { id: "t", kind: "agent" }, grants: { allow: ["hop.*"] } }),
+      );
+      const r = await runHcpx(["exec", "--json", "hop", "greet", "--", "name=Ada"], {
+        cwd: d,
+        env: { REMOTE_TOKEN: TOKEN },
+        timeoutMs: 60_000,
+      });
       const e = JSON.parse(r.stdout) as Env;
       expect(e.ok).toBe(false);
       expect(e.error?.code).toBe("mcp_error");
@@ -186,16 +249,34 @@ describe("hcpx pack from-mcp --url", () => {
   it("writes a pack from a remote server: mcp.url, the header from the Binding, no token in any file", async () => {
     const d = tmp("hcpx-from-url-");
     expect((await runHcpx(["init", "--yes"], { cwd: d })).code).toBe(0);
-    const r = await runHcpx(["pack", "from-mcp", "--url", urls.legacy!, "--header", "Authorization=Bearer env:REMOTE_TOKEN", "--id", "rem", "--json"], { cwd: d, env: { REMOTE_TOKEN: TOKEN }, timeoutMs: 60_000 });
+    const r = await runHcpx(
+      [
+        "pack",
+        "from-mcp",
+        "--url",
+        urls.legacy!,
+        "--header",
+        "Authorization=Bearer env:REMOTE_TOKEN",
+        "--id",
+        "rem",
+        "--json",
+      ],
+      { cwd: d, env: { REMOTE_TOKEN: TOKEN }, timeoutMs: 60_000 },
+    );
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const surface = readFileSync(join(d, "packs/rem/surface.json"), "utf8");
-    const s = JSON.parse(surface.replace(/^\/\/.*\n/gm, "")) as { mcp: Record<string, unknown>; binding: { env: string[] }; commands: { tool: string }[] };
+    const s = JSON.parse(surface.replace(/^\/\/.*\n/gm, "")) as {
+      mcp: Record<string, unknown>;
+      binding: { env: string[] };
+      commands: { tool: string }[];
+    };
     expect(s.mcp.url).toBe(urls.legacy);
     expect(s.mcp.bin).toBeUndefined();
     expect(s.mcp.headers).toEqual({ Authorization: { env: "REMOTE_TOKEN", scheme: "Bearer" } });
     expect(s.binding.env).toEqual(["REMOTE_TOKEN"]);
     expect(s.commands.map((c) => c.tool).sort()).toEqual(["greet", "stamp", "whoami"]);
-    for (const f of ["surface.json", "policy.json", "SKILL.md", "../../hcp.config.json5"]) expect(readFileSync(join(d, "packs/rem", f), "utf8")).not.toContain(TOKEN);
+    for (const f of ["surface.json", "policy.json", "SKILL.md", "../../hcp.config.json5"])
+      expect(readFileSync(join(d, "packs/rem", f), "utf8")).not.toContain(TOKEN);
     expect(r.stdout + r.stderr).not.toContain(TOKEN);
     const lint = await runHcpx(["lint", "packs/rem", "--json"], { cwd: d, timeoutMs: 60_000 });
     const linted = lintOf(lint.stdout);
@@ -206,7 +287,10 @@ describe("hcpx pack from-mcp --url", () => {
   it("a literal credential header is refused before anything is sent or written, its value never echoed", async () => {
     const d = tmp("hcpx-from-url-lit-");
     expect((await runHcpx(["init", "--yes"], { cwd: d })).code).toBe(0);
-    const r = await runHcpx(["pack", "from-mcp", "--url", urls.modern!, "--header", `Authorization=Bearer ${TOKEN}`, "--id", "rem", "--json"], { cwd: d, timeoutMs: 60_000 });
+    const r = await runHcpx(
+      ["pack", "from-mcp", "--url", urls.modern!, "--header", `Authorization=Bearer ${TOKEN}`, "--id", "rem", "--json"],
+      { cwd: d, timeoutMs: 60_000 },
+    );
     expect(r.code).toBe(64);
     expect((JSON.parse(r.stdout) as Env).error?.code).toBe("header_literal_secret");
     expect(r.stdout + r.stderr).not.toContain(TOKEN);
@@ -217,12 +301,18 @@ describe("hcpx pack from-mcp --url", () => {
     const d = tmp("hcpx-from-url-fail-");
     expect((await runHcpx(["init", "--yes"], { cwd: d })).code).toBe(0);
     const before = readFileSync(join(d, "hcp.config.json5"), "utf8");
-    const wrong = await runHcpx(["pack", "from-mcp", "--url", urls.modern!, "--header", "Authorization=Bearer env:REMOTE_TOKEN", "--json"], { cwd: d, env: { REMOTE_TOKEN: "wrong" }, timeoutMs: 60_000 });
+    const wrong = await runHcpx(
+      ["pack", "from-mcp", "--url", urls.modern!, "--header", "Authorization=Bearer env:REMOTE_TOKEN", "--json"],
+      { cwd: d, env: { REMOTE_TOKEN: "wrong" }, timeoutMs: 60_000 },
+    );
     expect(wrong.code, wrong.stdout).not.toBe(0);
     const refused = JSON.parse(wrong.stdout) as Env;
     expect(refused.error?.code).toBe("mcp_connect_failed");
     expect(`${refused.error?.message} ${refused.error?.hint}`).toContain("REMOTE_TOKEN");
-    const gone = await runHcpx(["pack", "from-mcp", "--url", "http://127.0.0.1:9/mcp", "--id", "gone", "--json"], { cwd: d, timeoutMs: 60_000 });
+    const gone = await runHcpx(["pack", "from-mcp", "--url", "http://127.0.0.1:9/mcp", "--id", "gone", "--json"], {
+      cwd: d,
+      timeoutMs: 60_000,
+    });
     expect(gone.code).not.toBe(0);
     expect((JSON.parse(gone.stdout) as Env).error?.code).toBe("mcp_connect_failed");
     expect(existsSync(join(d, "packs"))).toBe(false);
@@ -240,7 +330,11 @@ describe("hcpx import <host> takes the host's remote (URL) servers", () => {
         {
           mcpServers: {
             stamps: { type: "http", url: urls.modern, headers: { Authorization: "Bearer ${REMOTE_TOKEN}" } },
-            oldstamps: { type: "http", url: urls.legacy, headers: { Authorization: "Bearer ${REMOTE_TOKEN}", "X-Client": "hcpx-test" } },
+            oldstamps: {
+              type: "http",
+              url: urls.legacy,
+              headers: { Authorization: "Bearer ${REMOTE_TOKEN}", "X-Client": "hcpx-test" },
+            },
             leaky: { type: "http", url: urls.modern, headers: { Authorization: `Bearer ${TOKEN}` } },
             events: { type: "sse", url: urls.modern },
           },
@@ -252,9 +346,16 @@ describe("hcpx import <host> takes the host's remote (URL) servers", () => {
     const env = { REMOTE_TOKEN: TOKEN };
     const list = await runHcpx(["import", "claude", "--json"], { cwd: d, env });
     expect(list.code, list.stdout + list.stderr).toBe(0);
-    const servers = (JSON.parse(list.stdout) as { data: { servers: { name: string; url?: string; skip?: string; headers?: unknown }[] } }).data.servers;
+    const servers = (
+      JSON.parse(list.stdout) as {
+        data: { servers: { name: string; url?: string; skip?: string; headers?: unknown }[] };
+      }
+    ).data.servers;
     const by = Object.fromEntries(servers.map((s) => [s.name, s]));
-    expect(by.stamps).toMatchObject({ url: urls.modern, headers: { Authorization: { env: "REMOTE_TOKEN", scheme: "Bearer" } } });
+    expect(by.stamps).toMatchObject({
+      url: urls.modern,
+      headers: { Authorization: { env: "REMOTE_TOKEN", scheme: "Bearer" } },
+    });
     expect(by.stamps!.skip).toBeUndefined();
     expect(by.leaky!.skip).toMatch(/literal credential.*not shown/);
     expect(by.leaky!.url).toBeUndefined();
@@ -271,26 +372,39 @@ describe("hcpx import <host> takes the host's remote (URL) servers", () => {
     expect(existsSync(join(d, "packs/leaky"))).toBe(false);
 
     // one command: --all imports every importable server, --activate activates each (its reads granted, never a write)
-    const all = await runHcpx(["import", "claude", "--all", "--activate", "--json"], { cwd: d, env, timeoutMs: 90_000 });
+    const all = await runHcpx(["import", "claude", "--all", "--activate", "--json"], {
+      cwd: d,
+      env,
+      timeoutMs: 90_000,
+    });
     expect(all.code, all.stdout + all.stderr).toBe(0);
     const made = (JSON.parse(all.stdout) as { data: { imported: { id: string; env: string[] }[] } }).data.imported;
     expect(made.map((m) => m.id).sort()).toEqual(["oldstamps", "stamps"]);
     for (const id of ["stamps", "oldstamps"]) {
-      const text = ["surface.json", "policy.json", "SKILL.md"].map((f) => readFileSync(join(d, "packs", id, f), "utf8")).join("\n");
+      const text = ["surface.json", "policy.json", "SKILL.md"]
+        .map((f) => readFileSync(join(d, "packs", id, f), "utf8"))
+        .join("\n");
       expect(text).not.toContain(TOKEN);
-      const surface = JSON.parse(readFileSync(join(d, "packs", id, "surface.json"), "utf8").replace(/^\/\/.*\n/gm, "")) as { binding: { env: string[] }; mcp: { headers: Record<string, unknown> } };
+      const surface = JSON.parse(
+        readFileSync(join(d, "packs", id, "surface.json"), "utf8").replace(/^\/\/.*\n/gm, ""),
+      ) as { binding: { env: string[] }; mcp: { headers: Record<string, unknown> } };
       expect(surface.binding.env).toEqual(["REMOTE_TOKEN"]);
       expect(surface.mcp.headers.Authorization).toEqual({ env: "REMOTE_TOKEN", scheme: "Bearer" });
     }
     expect(readFileSync(join(d, "packs/oldstamps/surface.json"), "utf8")).toContain('"X-Client": "hcpx-test"');
 
     const cfg = readFileSync(join(d, "hcp.config.json5"), "utf8");
-    for (const p of ["./packs/stamps", "./packs/oldstamps", "stamps.greet", "oldstamps.whoami"]) expect(cfg).toContain(p);
+    for (const p of ["./packs/stamps", "./packs/oldstamps", "stamps.greet", "oldstamps.whoami"])
+      expect(cfg).toContain(p);
     expect(cfg).not.toContain("stamps.stamp");
     // the write is granted by name; then it runs under Policy
     expect((await runHcpx(["grant", "stamps.stamp"], { cwd: d })).code).toBe(0);
-    const ex = async (args: string[]) => JSON.parse((await runHcpx(["exec", "--json", ...args], { cwd: d, env, timeoutMs: 60_000 })).stdout) as Env;
-    expect(await ex(["oldstamps", "greet", "--", "name=Ada"])).toEqual({ ok: true, data: { greeting: "hello Ada (legacy)" } });
+    const ex = async (args: string[]) =>
+      JSON.parse((await runHcpx(["exec", "--json", ...args], { cwd: d, env, timeoutMs: 60_000 })).stdout) as Env;
+    expect(await ex(["oldstamps", "greet", "--", "name=Ada"])).toEqual({
+      ok: true,
+      data: { greeting: "hello Ada (legacy)" },
+    });
     expect((await ex(["stamps", "stamp", "--", "text=one"])).error?.code).toBe("confirm_required");
     expect(existsSync(stampFile)).toBe(false);
     expect((await ex(["stamps", "stamp", "--confirm", "--", "text=one"])).ok).toBe(true);
@@ -299,11 +413,20 @@ describe("hcpx import <host> takes the host's remote (URL) servers", () => {
 
     // and through hcpx's own MCP server, as an agent calls it
     const { connectMcp } = await import("../support/mcp");
-    const conn = await connectMcp([join(REPO, "dist/hcpx.cjs"), "mcp"], d, { ...(process.env as Record<string, string>), ...env });
+    const conn = await connectMcp([join(REPO, "dist/hcpx.cjs"), "mcp"], d, {
+      ...(process.env as Record<string, string>),
+      ...env,
+    });
     try {
-      const res = (await conn.client.callTool({ name: "hcp", arguments: { pack: "stamps", verb: "greet", args: { name: "Bo" } } })) as { content: { text: string }[]; isError?: boolean };
+      const res = (await conn.client.callTool({
+        name: "hcp",
+        arguments: { pack: "stamps", verb: "greet", args: { name: "Bo" } },
+      })) as { content: { text: string }[]; isError?: boolean };
       expect(res.isError ?? false, JSON.stringify(res)).toBe(false);
-      expect((res as { structuredContent?: unknown }).structuredContent).toEqual({ ok: true, data: { greeting: "hello Bo (modern)" } });
+      expect((res as { structuredContent?: unknown }).structuredContent).toEqual({
+        ok: true,
+        data: { greeting: "hello Bo (modern)" },
+      });
     } finally {
       await conn.client.close();
     }
@@ -316,15 +439,24 @@ describe("mcp.url: a call cancelled while the remote server runs its tool", () =
   it("says the server was asked to stop and may have acted (audit: ran)", async () => {
     const d = tmp("hcpx-mcp-url-slow-");
     const called = join(d, "called.txt");
-    const url = await startServer("modern", { HTTP_MCP_TOKEN: TOKEN, HTTP_MCP_SLOW_MS: "20000", HTTP_MCP_FILE: called });
-    writePack(d, "slow", { url, headers: { Authorization: { env: "REMOTE_TOKEN", scheme: "Bearer" } } }, ["REMOTE_TOKEN"]);
+    const url = await startServer("modern", {
+      HTTP_MCP_TOKEN: TOKEN,
+      HTTP_MCP_SLOW_MS: "20000",
+      HTTP_MCP_FILE: called,
+    });
+    writePack(d, "slow", { url, headers: { Authorization: { env: "REMOTE_TOKEN", scheme: "Bearer" } } }, [
+      "REMOTE_TOKEN",
+    ]);
     const surfaceFile = join(d, "packs", "slow", "surface.json");
     const surface = JSON.parse(readFileSync(surfaceFile, "utf8")) as { commands: unknown[] };
     surface.commands.push({ verb_key: "slow", tool: "slow", summary: "Answer late", args: {} });
     writeFileSync(surfaceFile, JSON.stringify(surface));
     const rows = { greet: { operation: "read" }, whoami: { operation: "read" }, slow: { operation: "read" } };
     writeFileSync(join(d, "packs", "slow", "policy.json"), JSON.stringify({ rows }));
-    writeFileSync(join(d, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/slow"], grants: { allow: ["slow.*"] } }));
+    writeFileSync(
+      join(d, "hcp.config.json5"),
+      JSON.stringify({ packs: ["./packs/slow"], grants: { allow: ["slow.*"] } }),
+    );
     const { loadPack, loadProject } = await import("../../src/pack/load");
     const { runMcp } = await import("../../src/runtime/mcp-adapter");
     const { decisionOf } = await import("../../src/runtime/audit");

@@ -18,20 +18,50 @@ const DOC = {
   servers: [{ url: "https://api.example.com/v1" }],
   paths: {
     "/notes": {
-      get: { operationId: "listNotes", tags: ["notes"], summary: "List notes", responses: { "200": { description: "ok" } } },
-      post: { operationId: "createNote", tags: ["notes"], summary: "Create a draft note", requestBody: { content: { "application/json": { schema: { type: "object", properties: { text: { type: "string" } } } } } }, responses: { "201": { description: "ok" } } },
+      get: {
+        operationId: "listNotes",
+        tags: ["notes"],
+        summary: "List notes",
+        responses: { "200": { description: "ok" } },
+      },
+      post: {
+        operationId: "createNote",
+        tags: ["notes"],
+        summary: "Create a draft note",
+        requestBody: {
+          content: { "application/json": { schema: { type: "object", properties: { text: { type: "string" } } } } },
+        },
+        responses: { "201": { description: "ok" } },
+      },
     },
     "/notes/{id}/publish": {
-      post: { operationId: "publishNote", tags: ["notes"], summary: "Publish a note", description: "The note becomes visible to everyone; this endpoint triggers notifications to subscribers.", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], responses: { "200": { description: "ok" } } },
+      post: {
+        operationId: "publishNote",
+        tags: ["notes"],
+        summary: "Publish a note",
+        description: "The note becomes visible to everyone; this endpoint triggers notifications to subscribers.",
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+        responses: { "200": { description: "ok" } },
+      },
     },
-    "/admin/stats": { get: { operationId: "adminStats", tags: ["admin"], summary: "Stats", responses: { "200": { description: "ok" } } } },
+    "/admin/stats": {
+      get: {
+        operationId: "adminStats",
+        tags: ["admin"],
+        summary: "Stats",
+        responses: { "200": { description: "ok" } },
+      },
+    },
   },
 };
 
 async function imported(extra: string[] = [], doc: unknown = DOC) {
   const dir = tmp("hcpx-oa-review-");
   writeFileSync(join(dir, "api.json"), JSON.stringify(doc, null, 2));
-  writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/notes"], grants: { allow: ["notes.*"] } }));
+  writeFileSync(
+    join(dir, "hcp.config.json5"),
+    JSON.stringify({ packs: ["./packs/notes"], grants: { allow: ["notes.*"] } }),
+  );
   const r = await runInProcess(["pack", "from-openapi", "api.json", "--id", "notes", ...extra], { cwd: dir });
   return { dir, r, pack: join(dir, "packs", "notes") };
 }
@@ -49,7 +79,10 @@ describe("pack sync: a review edit in policy.json reaches the Skill", () => {
     expect(reviewed).not.toMatch(/inferred: true/);
     writeFileSync(policyFile, reviewed);
     // a hand-written line of the Skill's own
-    writeFileSync(join(pack, "SKILL.md"), readFileSync(join(pack, "SKILL.md"), "utf8") + "\nAsk before publishing anything.\n");
+    writeFileSync(
+      join(pack, "SKILL.md"),
+      readFileSync(join(pack, "SKILL.md"), "utf8") + "\nAsk before publishing anything.\n",
+    );
     const lint0 = await runInProcess(["lint", "packs/notes"], { cwd: dir });
     expect(lint0.code).toBe(1);
     expect(lint0.stdout + lint0.stderr).toMatch(/create_note.*needs confirm/);
@@ -82,10 +115,19 @@ describe("pack sync: a review edit in policy.json reaches the Skill", () => {
   it("a wrap pack's Skill follows its policy too (a read turned into a gated write)", async () => {
     const dir = tmp("hcpx-sync-wrap-");
     writeFileSync(join(dir, "hcp.config.json5"), JSON.stringify({ packs: ["./packs/g"], grants: { allow: ["g.*"] } }));
-    const n = await runInProcess(["pack", "new", "g", "--wrap", "git", "--verb", "status=status", "--verb", "log=log", "--dir", "packs/g"], { cwd: dir });
+    const n = await runInProcess(
+      ["pack", "new", "g", "--wrap", "git", "--verb", "status=status", "--verb", "log=log", "--dir", "packs/g"],
+      { cwd: dir },
+    );
     expect(n.code, n.stderr).toBe(0);
     const pf = join(dir, "packs", "g", "policy.json");
-    writeFileSync(pf, readFileSync(pf, "utf8").replace(/"log":\s*\{[^}]*\}/, `"log": { operation: "write", land: "local", confirm: true }`));
+    writeFileSync(
+      pf,
+      readFileSync(pf, "utf8").replace(
+        /"log":\s*\{[^}]*\}/,
+        `"log": { operation: "write", land: "local", confirm: true }`,
+      ),
+    );
     expect((await runInProcess(["lint", "packs/g"], { cwd: dir })).code).toBe(1);
     const s = await runInProcess(["pack", "sync", "packs/g", "--json"], { cwd: dir });
     expect(s.code, s.stderr).toBe(0);
@@ -120,7 +162,9 @@ describe("from-openapi drafts what the document says", () => {
     expect(env.data.notes.join("\n")).toMatch(/publish_note.*external \+ confirm.*notifications/);
     const policy = readFileSync(join(pack, "policy.json"), "utf8");
     expect(policy).toMatch(/"publish_note": \{ operation: "write", land: "external", confirm: true, inferred: true \}/);
-    expect(readFileSync(join(pack, "SKILL.md"), "utf8")).toMatch(/\| `publish_note` \| Publish a note \| write, confirm \|/);
+    expect(readFileSync(join(pack, "SKILL.md"), "utf8")).toMatch(
+      /\| `publish_note` \| Publish a note \| write, confirm \|/,
+    );
   });
 
   it("a GET or HEAD whose own words say it deletes, wipes, destroys, purges, drops, resets or removes is drafted write + confirm, and said", async () => {
@@ -129,10 +173,29 @@ describe("from-openapi drafts what the document says", () => {
       ...DOC,
       paths: {
         ...DOC.paths,
-        "/admin/wipe": { get: { operationId: "adminWipe", tags: ["admin"], summary: "Wipe", description: "Deletes every todo.", ...ok } },
+        "/admin/wipe": {
+          get: {
+            operationId: "adminWipe",
+            tags: ["admin"],
+            summary: "Wipe",
+            description: "Deletes every todo.",
+            ...ok,
+          },
+        },
         "/cache/reset": { get: { operationId: "cacheState", tags: ["admin"], summary: "Cache", ...ok } },
-        "/locks/{id}": { head: { operationId: "lockProbe", tags: ["admin"], summary: "Probe a lock", description: "Removes the lock when it is stale.", parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }], ...ok } },
-        "/notes/deleted": { get: { operationId: "listDeletedNotes", tags: ["notes"], summary: "List deleted notes in a dropdown", ...ok } },
+        "/locks/{id}": {
+          head: {
+            operationId: "lockProbe",
+            tags: ["admin"],
+            summary: "Probe a lock",
+            description: "Removes the lock when it is stale.",
+            parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+            ...ok,
+          },
+        },
+        "/notes/deleted": {
+          get: { operationId: "listDeletedNotes", tags: ["notes"], summary: "List deleted notes in a dropdown", ...ok },
+        },
       },
     };
     const byVerb = Object.fromEntries(importOpenapi(doc, "notes").commands.map((c) => [c.verb_key, c]));
@@ -143,8 +206,12 @@ describe("from-openapi drafts what the document says", () => {
     expect(byVerb.admin_stats).toMatchObject({ operation: "read" });
     const { r, pack } = await imported([], doc);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/GET \/admin\/wipe \(admin_wipe\): drafted write \+ confirm, not read: the document says "wipe", "deletes"/);
-    expect(r.stderr).toMatch(/GET \/cache\/reset \(cache_state\): drafted write \+ confirm, not read: the document says "reset"/);
+    expect(r.stderr).toMatch(
+      /GET \/admin\/wipe \(admin_wipe\): drafted write \+ confirm, not read: the document says "wipe", "deletes"/,
+    );
+    expect(r.stderr).toMatch(
+      /GET \/cache\/reset \(cache_state\): drafted write \+ confirm, not read: the document says "reset"/,
+    );
     expect(r.stdout).toMatch(/admin_wipe +GET \/admin\/wipe {2}write, confirm/);
     const policy = readFileSync(join(pack, "policy.json"), "utf8");
     expect(policy).toMatch(/"admin_wipe": \{ operation: "write", land: "remote", confirm: true, inferred: true \}/);
@@ -167,7 +234,9 @@ describe("from-openapi drafts what the document says", () => {
     const key = await imported(["--auth", "header:X-Api-Key", "--json"]);
     expect(key.r.code, key.r.stderr).toBe(0);
     expect(JSON.parse(key.r.stdout).data.binding).toEqual(["NOTES_API_KEY"]);
-    expect(readFileSync(join(key.pack, "surface.json"), "utf8")).toMatch(/"type":\s*"apiKey",\s*"in":\s*"header",\s*"name":\s*"X-Api-Key"/);
+    expect(readFileSync(join(key.pack, "surface.json"), "utf8")).toMatch(
+      /"type":\s*"apiKey",\s*"in":\s*"header",\s*"name":\s*"X-Api-Key"/,
+    );
     const bad = await imported(["--auth", "magic", "--json"]);
     expect(bad.r.code).toBe(64);
     expect(JSON.parse(bad.r.stdout).error.hint).toMatch(/bearer.*basic.*header:/);

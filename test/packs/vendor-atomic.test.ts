@@ -20,7 +20,11 @@ const gated: GreetShape = {
   version: "1.0.0",
   named: { hello: { operation: "read" }, save: { operation: "write", land: "local", confirm: true } },
 };
-const confirmless: GreetShape = { ...gated, version: "1.1.0", named: { ...gated.named, save: { operation: "write", land: "local" } } };
+const confirmless: GreetShape = {
+  ...gated,
+  version: "1.1.0",
+  named: { ...gated.named, save: { operation: "write", land: "local" } },
+};
 const WAIT = { HCPX_LOCK_WAIT_MS: "500" };
 
 /**
@@ -48,7 +52,12 @@ describe("a vendoring command that fails on the config leaves the old pack, lock
     expect(e.error.code).toBe("locked");
     expect(state(dir)).toEqual(before);
     unlockConfig(dir);
-    const u = await json<{ packs: { status: string; withdrawn: string[] }[] }>(dir, ["pack", "update", "greet", "--yes"]);
+    const u = await json<{ packs: { status: string; withdrawn: string[] }[] }>(dir, [
+      "pack",
+      "update",
+      "greet",
+      "--yes",
+    ]);
     expect(u.r.code, u.r.stderr).toBe(0);
     expect(u.e.data.packs[0]).toMatchObject({ status: "updated", withdrawn: ["greet.save"] });
     expect((await json(dir, ["exec", "greet", "save", "--", "name=x"])).e.error.code).toBe("not_granted");

@@ -115,7 +115,11 @@ describe("pack install and a hand edit in a vendored folder", () => {
   });
 
   it("a record that does not read is no record: the lock is the record (a pull needs --force once), never a crash", async () => {
-    for (const bad of ["{not json", JSON.stringify({ recordVersion: 1, packs: {}, trusted: true }), JSON.stringify({ recordVersion: 1, packs: { greet: { files: { "SKILL.md": "sha256-bad" } } } })]) {
+    for (const bad of [
+      "{not json",
+      JSON.stringify({ recordVersion: 1, packs: {}, trusted: true }),
+      JSON.stringify({ recordVersion: 1, packs: { greet: { files: { "SKILL.md": "sha256-bad" } } } }),
+    ]) {
       const { dir } = greetProject();
       const record = join(dir, ".hcp/vendored.json");
       expect(existsSync(record)).toBe(true);
@@ -173,7 +177,9 @@ describe("a refused pack install still says what it did", () => {
     expect(human.stdout).toMatch(/✗ greet: edited by hand since hcpx wrote it: not restored/);
     expect(human.stdout).toMatch(/removed \.hcp\/packs\/\.staging-2147483646-abc123/);
     expect(human.stdout).not.toMatch(/✓ greet/);
-    expect(human.stderr).toMatch(/^error \.hcp\/packs\/greet: .*MINE\.md \(added\); nothing was written for pack 'greet'/);
+    expect(human.stderr).toMatch(
+      /^error \.hcp\/packs\/greet: .*MINE\.md \(added\); nothing was written for pack 'greet'/,
+    );
     expect(readFileSync(join(dir, ".hcp/packs/greet/MINE.md"), "utf8")).toBe("mine\n");
   });
 });

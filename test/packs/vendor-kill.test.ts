@@ -26,10 +26,14 @@ import { lockConfig, unlockConfig } from "./vendor-support";
 
 const FIX = join(REPO, "test/fixtures/remote-pack");
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "init.defaultBranch=main", ...args], {
-    cwd,
-    encoding: "utf8",
-  });
+  execFileSync(
+    "git",
+    ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "init.defaultBranch=main", ...args],
+    {
+      cwd,
+      encoding: "utf8",
+    },
+  );
 
 let repo: string;
 let base: string;
@@ -130,7 +134,9 @@ describe.each([
       cpSync(base, dir, { recursive: true });
       if (!record) rmSync(join(dir, ".hcp/vendored.json"));
       const before = readFileSync(join(dir, "hcp.lock"), "utf8");
-      const recorded = record ? readFileSync(join(dir, ".hcp/vendored.json"), "utf8") : '{\n  "recordVersion": 1,\n  "packs": {}\n}\n';
+      const recorded = record
+        ? readFileSync(join(dir, ".hcp/vendored.json"), "utf8")
+        : '{\n  "recordVersion": 1,\n  "packs": {}\n}\n';
       lockConfig(dir);
       const r = await runHcpx(["pack", "add", `${v1b}#main`, "--force", "--yes"], {
         cwd: dir,
@@ -184,7 +190,8 @@ describe("a folder larger than a fetch may bring (a repository's .hcp/packs may 
     expect(() => hashTree(deep)).toThrow(/it holds more than 10000 entries/);
     const big = join(dir, "big-files");
     mkdirSync(big);
-    for (let i = 0; i < 5; i++) truncateSync((writeFileSync(join(big, `f${i}`), ""), join(big, `f${i}`)), 15 * 1024 * 1024); // sparse
+    for (let i = 0; i < 5; i++)
+      truncateSync((writeFileSync(join(big, `f${i}`), ""), join(big, `f${i}`)), 15 * 1024 * 1024); // sparse
     expect(() => hashTree(big)).toThrow(/it holds more than 67108864 bytes/);
   });
 

@@ -86,16 +86,20 @@ describe("a hand edit made while pack install or pack update fetches", () => {
     ["pack install (restoring a pack with a file removed)", ["pack", "install"], "bin/greet.mjs"],
     // the folder is as hcp.lock records it: update fetches v2 and, with --yes, swaps it in
     ["pack update --to v2 --yes", ["pack", "update", "greet", "--to", "v2", "--yes"], undefined],
-  ] as const)("%s: refused by the look just before the swap; folder, lock and record kept", async (_, args, gone) => {
-    const dir = await greetProject();
-    const pack = join(dir, ".hcp/packs/greet");
-    if (gone) rmSync(join(pack, gone));
-    const before = tree(pack);
-    const was = state(dir);
-    const r = await runHcpx([...args, "--json"], { cwd: dir, env: editingGit(dir, join(pack, "SKILL.md")) });
-    // the edit was made (so the first look had passed and the fetch had run), and it is all that changed
-    refusedKept(r, dir, before, was);
-  }, 30_000);
+  ] as const)(
+    "%s: refused by the look just before the swap; folder, lock and record kept",
+    async (_, args, gone) => {
+      const dir = await greetProject();
+      const pack = join(dir, ".hcp/packs/greet");
+      if (gone) rmSync(join(pack, gone));
+      const before = tree(pack);
+      const was = state(dir);
+      const r = await runHcpx([...args, "--json"], { cwd: dir, env: editingGit(dir, join(pack, "SKILL.md")) });
+      // the edit was made (so the first look had passed and the fetch had run), and it is all that changed
+      refusedKept(r, dir, before, was);
+    },
+    30_000,
+  );
 });
 
 /** hcp.lock as a teammate's `pack update greet --to v2` leaves it (made once): pulled over the v1 folder, install restores v2. */
@@ -137,19 +141,23 @@ describe("a hand edit made while pack install or pack update waits for the confi
   it.each([
     ["pack install (v2 pulled over the v1 folder: a new read command)", ["pack", "install"], true],
     ["pack update --to v2 --yes", ["pack", "update", "greet", "--to", "v2", "--yes"], false],
-  ] as const)("%s: refused; folder, lock and record kept", async (_, args, pulled) => {
-    const dir = await greetProject();
-    if (pulled) await pullV2(dir);
-    const pack = join(dir, ".hcp/packs/greet");
-    const before = tree(pack);
-    const was = state(dir);
-    const held = holdConfig(dir);
-    const running = runHcpx([...args, "--json"], { cwd: dir, env: { HCPX_LOCK_WAIT_MS: "20000" } });
-    const first = await Promise.race([held.tried.then(() => "waits"), running.then(() => "done")]);
-    appendFileSync(join(pack, "SKILL.md"), `${LINE}\n`);
-    held.release();
-    const r = await running;
-    expect(first).toBe("waits");
-    refusedKept(r, dir, before, was);
-  }, 30_000);
+  ] as const)(
+    "%s: refused; folder, lock and record kept",
+    async (_, args, pulled) => {
+      const dir = await greetProject();
+      if (pulled) await pullV2(dir);
+      const pack = join(dir, ".hcp/packs/greet");
+      const before = tree(pack);
+      const was = state(dir);
+      const held = holdConfig(dir);
+      const running = runHcpx([...args, "--json"], { cwd: dir, env: { HCPX_LOCK_WAIT_MS: "20000" } });
+      const first = await Promise.race([held.tried.then(() => "waits"), running.then(() => "done")]);
+      appendFileSync(join(pack, "SKILL.md"), `${LINE}\n`);
+      held.release();
+      const r = await running;
+      expect(first).toBe("waits");
+      refusedKept(r, dir, before, was);
+    },
+    30_000,
+  );
 });

@@ -40,12 +40,24 @@ describe("pass-through verbs and the grants of vendored packs", () => {
     const review = await runHere(["pack", "update", "greet"], { cwd: dir });
     expect(review.code).toBe(1);
     expect(review.stdout).not.toMatch(/no change to what it runs, reads or writes/);
-    expect(review.stdout).toMatch(/~ hello: read → read, pass-through \(the agent's argv, up to 20\) {2}\(widens: named → pass-through; any grant of it is withdrawn\)/);
-    const { r, e } = await json<{ packs: { withdrawn: string[]; diff: { changed: unknown[] } }[] }>(dir, ["pack", "update", "greet", "--yes"]);
+    expect(review.stdout).toMatch(
+      /~ hello: read → read, pass-through \(the agent's argv, up to 20\) {2}\(widens: named → pass-through; any grant of it is withdrawn\)/,
+    );
+    const { r, e } = await json<{ packs: { withdrawn: string[]; diff: { changed: unknown[] } }[] }>(dir, [
+      "pack",
+      "update",
+      "greet",
+      "--yes",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(e.data.packs[0]!.withdrawn).toEqual(["greet.hello"]);
     expect(e.data.packs[0]!.diff.changed).toEqual([
-      { verb: "hello", from: { operation: "read" }, to: { operation: "read", passThrough: { maxArgv: 20 } }, widened: ["named → pass-through"] },
+      {
+        verb: "hello",
+        from: { operation: "read" },
+        to: { operation: "read", passThrough: { maxArgv: 20 } },
+        widened: ["named → pass-through"],
+      },
     ]);
     expect(grantsOf(dir).allow).toEqual([]);
     const run = await json(dir, ["exec", "greet", "hello", "--", "--output=/tmp/x"]);

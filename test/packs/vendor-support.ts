@@ -50,7 +50,15 @@ export function writeGreet(dir: string, shape: GreetShape): void {
     ...(shape.passThrough ? { pass_through: shape.passThrough } : {}),
   };
   const id = shape.id ?? "greet";
-  const surface = { hcp: "1.1", id, version: shape.version, description: "Greets people", kind: "wrap", wrap, commands };
+  const surface = {
+    hcp: "1.1",
+    id,
+    version: shape.version,
+    description: "Greets people",
+    kind: "wrap",
+    wrap,
+    commands,
+  };
   writeFileSync(join(dir, "surface.json"), JSON.stringify(surface, null, 2));
   const rows: Record<string, Row> = { ...shape.named };
   for (const sub of shape.passThrough?.allowedSubcommands ?? []) rows[sub] = { operation: "read" };
@@ -90,7 +98,10 @@ export async function newProject(run: Runner = runHcpx): Promise<string> {
 }
 
 /** A project with `greet` in `shape` vendored from the path source ./src-greet (`pack add --yes`), both runs through `run`. */
-export async function projectWithGreet(shape: GreetShape, run: Runner = runHcpx): Promise<{ dir: string; src: string }> {
+export async function projectWithGreet(
+  shape: GreetShape,
+  run: Runner = runHcpx,
+): Promise<{ dir: string; src: string }> {
   const dir = await newProject(run);
   const src = join(dir, "src-greet");
   writeGreet(src, shape);
@@ -105,7 +116,14 @@ export async function json<T = Record<string, unknown>>(
   args: string[],
   env?: NodeJS.ProcessEnv,
   run: Runner = runHcpx,
-): Promise<{ r: RunResult; e: { ok: boolean; data: T; error: { code: string; message: string; hint?: string; problems?: { message: string }[] } } }> {
+): Promise<{
+  r: RunResult;
+  e: {
+    ok: boolean;
+    data: T;
+    error: { code: string; message: string; hint?: string; problems?: { message: string }[] };
+  };
+}> {
   const at = args.includes("--") ? args.indexOf("--") : args.length;
   const r = await run([...args.slice(0, at), "--json", ...args.slice(at)], { cwd: dir, ...(env ? { env } : {}) });
   return { r, e: JSON.parse(r.stdout) };
@@ -113,7 +131,11 @@ export async function json<T = Record<string, unknown>>(
 
 /** json() and projectWithGreet() through one runner (runHere, test/support/inproc.ts, for a file whose commands run in-process). */
 export function through(run: Runner): {
-  json: <T = Record<string, unknown>>(dir: string, args: string[], env?: NodeJS.ProcessEnv) => ReturnType<typeof json<T>>;
+  json: <T = Record<string, unknown>>(
+    dir: string,
+    args: string[],
+    env?: NodeJS.ProcessEnv,
+  ) => ReturnType<typeof json<T>>;
   projectWithGreet: (shape: GreetShape) => ReturnType<typeof projectWithGreet>;
 } {
   return {

@@ -32,10 +32,19 @@ const runHcpx = (args: string[], opts: Parameters<typeof runChild>[1] = {}) => {
 /** `npm pack` of fixture folders into a folder of their own, one npm for all (a start ~0.6 CPU-s): the tarballs' paths, in order */
 async function npmPack(from: string[], prefix: string): Promise<string[]> {
   const out = tmp(prefix);
-  const { stdout } = await promisify(execFile)("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", out, ...from], { cwd: out, encoding: "utf8", env: { ...process.env, ...NPM_QUIET } });
+  const { stdout } = await promisify(execFile)(
+    "npm",
+    ["pack", "--json", "--ignore-scripts", "--pack-destination", out, ...from],
+    { cwd: out, encoding: "utf8", env: { ...process.env, ...NPM_QUIET } },
+  );
   return (JSON.parse(stdout) as { filename: string }[]).map((p) => join(out, p.filename));
 }
-const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "init.defaultBranch=main", ...args], { cwd, encoding: "utf8" });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync(
+    "git",
+    ["-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "init.defaultBranch=main", ...args],
+    { cwd, encoding: "utf8" },
+  );
 
 /** One `hcpx init --yes` per file (in an empty dir it writes hcp.config.json5 alone, no path in it); each test gets a copy. */
 let initialised: Promise<string> | undefined;
@@ -79,7 +88,9 @@ describe("hcpx pack add", () => {
     expect(e1.ok).toBe(false);
     expect(e1.error.code).toBe("review_required");
     // the review says what runs and from where
-    expect(e1.error.problems!.map((p) => p.message).join("\n")).toMatch(/runs: \.\/bin\/greet\.mjs .*\.hcp\/packs\/greet\/bin\/greet\.mjs/);
+    expect(e1.error.problems!.map((p) => p.message).join("\n")).toMatch(
+      /runs: \.\/bin\/greet\.mjs .*\.hcp\/packs\/greet\/bin\/greet\.mjs/,
+    );
     expect(existsSync(join(dir, ".hcp/packs/greet"))).toBe(false);
     expect(existsSync(join(dir, "hcp.lock"))).toBe(false);
 
@@ -91,7 +102,13 @@ describe("hcpx pack add", () => {
     const lock = JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8"));
     expect(lock.packs.greet.source).toMatchObject({ type: "npm", version: "1.0.0" });
     expect(lock.packs.greet.source.integrity).toMatch(/^sha512-/);
-    expect(Object.keys(lock.packs.greet.files).sort()).toEqual(["SKILL.md", "bin/greet.mjs", "package.json", "policy.json", "surface.json"]);
+    expect(Object.keys(lock.packs.greet.files).sort()).toEqual([
+      "SKILL.md",
+      "bin/greet.mjs",
+      "package.json",
+      "policy.json",
+      "surface.json",
+    ]);
     // byte-identical to the fixture
     expect(tree(join(dir, ".hcp/packs/greet"))).toEqual(tree(join(FIX, "v1")));
     // the built CLI as a real process
@@ -117,7 +134,10 @@ describe("hcpx pack add", () => {
     cpSync(join(FIX, "v1"), join(dir2, "vendor-src"), { recursive: true });
     const p = await runHcpx(["pack", "add", "./vendor-src", "--yes", "--json"], { cwd: dir2 });
     expect(p.code, p.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(join(dir2, "hcp.lock"), "utf8")).packs.greet.source).toEqual({ type: "path", path: "./vendor-src" });
+    expect(JSON.parse(readFileSync(join(dir2, "hcp.lock"), "utf8")).packs.greet.source).toEqual({
+      type: "path",
+      path: "./vendor-src",
+    });
     expect(tree(join(dir2, ".hcp/packs/greet"))).toEqual(tree(join(FIX, "v1")));
     // remove: config entry, grants, folder and lock entry go
     const rm = await runHcpx(["pack", "remove", "greet", "--json"], { cwd: dir2 });
@@ -162,8 +182,26 @@ describe("hcpx pack add", () => {
   });
 
   it("the fetch's environment keeps the ssh, askpass, proxy and CA variables and drops every other GIT_*", () => {
-    const env = gitEnv({ PATH: "/bin", GIT_SSH_COMMAND: "ssh -i k", GIT_ASKPASS: "/a", GIT_SSL_CAINFO: "/ca", GIT_DIR: "/r/.git", GIT_CONFIG_PARAMETERS: "'core.fsmonitor'='x'", GIT_OBJECT_DIRECTORY: "/o", GIT_SSL_NO_VERIFY: "1", GIT_FUTURE_THING: "1" });
-    expect(env).toEqual({ PATH: "/bin", GIT_SSH_COMMAND: "ssh -i k", GIT_ASKPASS: "/a", GIT_SSL_CAINFO: "/ca", GIT_TERMINAL_PROMPT: "0", GIT_ALLOW_PROTOCOL: "file:git:http:https:ssh", GIT_CONFIG_NOSYSTEM: "1" });
+    const env = gitEnv({
+      PATH: "/bin",
+      GIT_SSH_COMMAND: "ssh -i k",
+      GIT_ASKPASS: "/a",
+      GIT_SSL_CAINFO: "/ca",
+      GIT_DIR: "/r/.git",
+      GIT_CONFIG_PARAMETERS: "'core.fsmonitor'='x'",
+      GIT_OBJECT_DIRECTORY: "/o",
+      GIT_SSL_NO_VERIFY: "1",
+      GIT_FUTURE_THING: "1",
+    });
+    expect(env).toEqual({
+      PATH: "/bin",
+      GIT_SSH_COMMAND: "ssh -i k",
+      GIT_ASKPASS: "/a",
+      GIT_SSL_CAINFO: "/ca",
+      GIT_TERMINAL_PROMPT: "0",
+      GIT_ALLOW_PROTOCOL: "file:git:http:https:ssh",
+      GIT_CONFIG_NOSYSTEM: "1",
+    });
   });
 
   it("refuses a pack folder past a fetch's limits, reading it no further: 10,001 empty folders (no file among them)", async () => {
@@ -188,7 +226,10 @@ describe("hcpx pack add", () => {
     expect(envelope(r).error.code).toBe("unsafe_archive");
     const bad = join(dir, "broken");
     cpSync(join(FIX, "v1"), bad, { recursive: true });
-    writeFileSync(join(bad, "SKILL.md"), readFileSync(join(bad, "SKILL.md"), "utf8").replace("name: greet", "name: other")); // loads, fails lint
+    writeFileSync(
+      join(bad, "SKILL.md"),
+      readFileSync(join(bad, "SKILL.md"), "utf8").replace("name: greet", "name: other"),
+    ); // loads, fails lint
     const b = await runHcpx(["pack", "add", "./broken", "--yes", "--json"], { cwd: dir });
     expect(b.code).toBe(1);
     expect(envelope(b).error.code).toBe("lint_failed");
@@ -202,7 +243,11 @@ describe("hcpx pack add npm:<a spec that is not a registry name>", () => {
     const dir = await newProject();
     const repo = gitRepo(join(FIX, "v1"));
     // the registry is nowhere: a fetch by the package's name would fail (and one did, to the public registry)
-    const env = { npm_config_registry: "http://127.0.0.1:9/", npm_config_update_notifier: "false", npm_config_audit: "false" };
+    const env = {
+      npm_config_registry: "http://127.0.0.1:9/",
+      npm_config_update_notifier: "false",
+      npm_config_audit: "false",
+    };
     const spec = `git+file://${repo}`;
     const a = await runHcpx(["pack", "add", `npm:${spec}`, "--yes", "--json"], { cwd: dir, env });
     expect(a.code, a.stdout + a.stderr).toBe(0);
@@ -233,7 +278,9 @@ describe("hcpx pack install", () => {
     expect(check0.code).toBe(1);
     const r = await runHcpx(["pack", "install", "--json"], { cwd: c });
     expect(r.code, r.stderr).toBe(0);
-    expect(envelope<{ packs: { id: string; status: string }[] }>(r).data.packs).toEqual([{ id: "greet", status: "restored" }]);
+    expect(envelope<{ packs: { id: string; status: string }[] }>(r).data.packs).toEqual([
+      { id: "greet", status: "restored" },
+    ]);
     expect(tree(join(c, ".hcp/packs/greet"))).toEqual(tree(join(dir, ".hcp/packs/greet")));
     const run = await runHcpx(["exec", "greet", "hello", "--json", "--", "name=CI"], { cwd: c });
     expect(JSON.parse(run.stdout)).toEqual({ ok: true, data: { greeting: "hello, CI" } });
@@ -264,21 +311,57 @@ describe("hcpx pack install", () => {
   it("refuses a lock whose paths leave the packs dir, and a lock with an unknown key", async () => {
     const dir = await newProject();
     const h = "sha256-" + Buffer.alloc(32).toString("base64");
-    writeFileSync(join(dir, "hcp.lock"), JSON.stringify({ lockfileVersion: 1, packs: { greet: { source: { type: "path", path: "./x" }, version: "1", files: { "../../escape.txt": h } } } }));
+    writeFileSync(
+      join(dir, "hcp.lock"),
+      JSON.stringify({
+        lockfileVersion: 1,
+        packs: { greet: { source: { type: "path", path: "./x" }, version: "1", files: { "../../escape.txt": h } } },
+      }),
+    );
     const r = await runHcpx(["pack", "install", "--json"], { cwd: dir });
     expect(r.code).toBe(1);
     expect(envelope(r).error.code).toBe("bad_lock");
-    writeFileSync(join(dir, "hcp.lock"), JSON.stringify({ lockfileVersion: 1, packs: { greet: { source: { type: "path", path: "./x" }, version: "1", files: {}, trusted: true } } }));
+    writeFileSync(
+      join(dir, "hcp.lock"),
+      JSON.stringify({
+        lockfileVersion: 1,
+        packs: { greet: { source: { type: "path", path: "./x" }, version: "1", files: {}, trusted: true } },
+      }),
+    );
     const u = await runHcpx(["pack", "install", "--json"], { cwd: dir });
     expect(u.code).toBe(1);
     expect(envelope(u).ok).toBe(false);
-    writeFileSync(join(dir, "hcp.lock"), JSON.stringify({ lockfileVersion: 1, packs: { "../x": { source: { type: "path", path: "./x" }, version: "1", files: {} } } }));
+    writeFileSync(
+      join(dir, "hcp.lock"),
+      JSON.stringify({
+        lockfileVersion: 1,
+        packs: { "../x": { source: { type: "path", path: "./x" }, version: "1", files: {} } },
+      }),
+    );
     const i = await runHcpx(["pack", "install", "--json"], { cwd: dir });
     expect(i.code).toBe(1);
     expect(envelope(i).error.code).toBe("bad_lock");
     expect(existsSync(join(dir, "x"))).toBe(false);
     // a locked npm spec that would be an npm option is not passed to npm
-    writeFileSync(join(dir, "hcp.lock"), JSON.stringify({ lockfileVersion: 1, packs: { greet: { source: { type: "npm", spec: "greet", resolved: "--registry=http://127.0.0.1:9/", version: "1", integrity: "sha512-AAAA" }, version: "1", files: {} } } }));
+    writeFileSync(
+      join(dir, "hcp.lock"),
+      JSON.stringify({
+        lockfileVersion: 1,
+        packs: {
+          greet: {
+            source: {
+              type: "npm",
+              spec: "greet",
+              resolved: "--registry=http://127.0.0.1:9/",
+              version: "1",
+              integrity: "sha512-AAAA",
+            },
+            version: "1",
+            files: {},
+          },
+        },
+      }),
+    );
     const o = await runHcpx(["pack", "install", "--json"], { cwd: dir });
     expect(o.code).toBe(1);
     expect(envelope(o).error.code).toBe("bad_source");
@@ -313,7 +396,8 @@ describe("hcpx pack update", () => {
     expect(r.code).toBe(1);
     const e = envelope<unknown>(r);
     expect(e.error.code).toBe("review_required");
-    const diff = (e.error.packs as { diff: { newWrites: string[]; newConfirmless: string[]; newEnv: string[] } }[])[0]!.diff;
+    const diff = (e.error.packs as { diff: { newWrites: string[]; newConfirmless: string[]; newEnv: string[] } }[])[0]!
+      .diff;
     expect(diff.newWrites).toEqual(["save"]);
     expect(diff.newConfirmless).toEqual(["save"]);
     expect(diff.newEnv).toEqual(["GREET_TOKEN"]);
@@ -349,15 +433,22 @@ describe("hcpx pack update: what a kept command runs", () => {
       readFileSync(file, "utf8")
         .replace('version: "1.0.0"', 'version: "1.0.1"')
         .replace('cli: ["greet", "hello", "{{name}}"]', 'cli: ["greet", "push", "--force", "{{name}}"]')
-        .replace('required: true, description: "Who to greet"', 'required: true, allow_dash: true, description: "Who to greet"'),
+        .replace(
+          'required: true, description: "Who to greet"',
+          'required: true, allow_dash: true, description: "Who to greet"',
+        ),
     );
     const r = await runHcpx(["pack", "update", "greet"], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).not.toMatch(/no change to what it runs/);
-    expect(r.stdout + r.stderr).toContain("~ hello: runs argv push --force {{name}}; name may start with '-' (was argv hello {{name}})");
+    expect(r.stdout + r.stderr).toContain(
+      "~ hello: runs argv push --force {{name}}; name may start with '-' (was argv hello {{name}})",
+    );
     const j = await runHcpx(["pack", "update", "greet", "--json"], { cwd: dir });
     const diff = (envelope<unknown>(j).error.packs as { diff: { rerun?: unknown[] } }[])[0]!.diff;
-    expect(diff.rerun).toEqual([{ verb: "hello", from: "argv hello {{name}}", to: "argv push --force {{name}}; name may start with '-'" }]);
+    expect(diff.rerun).toEqual([
+      { verb: "hello", from: "argv hello {{name}}", to: "argv push --force {{name}}; name may start with '-'" },
+    ]);
   });
 });
 
@@ -374,7 +465,9 @@ describe("hcpx pack update --to", () => {
       status: "up_to_date",
       source: expect.stringContaining("#v1.0.1"),
     });
-    const lock = JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8")) as { packs: { greet: { source: { ref: string } } } };
+    const lock = JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8")) as {
+      packs: { greet: { source: { ref: string } } };
+    };
     expect(lock.packs.greet.source.ref).toBe("v1.0.1");
     expect(tree(join(dir, ".hcp/packs/greet"))).toEqual(before);
     // the same source again: nothing moves, and the text says only "up to date"
@@ -391,7 +484,10 @@ describe("a Policy change is a consent change (pack update, pack install)", () =
     writeFileSync(join(src, "policy.json"), JSON.stringify({ rows: { hello: { operation: "read" }, save: row } }));
     const skill = join(src, "SKILL.md");
     const cell = row.operation === "write" && row.confirm ? "write, confirm" : row.operation;
-    writeFileSync(skill, readFileSync(skill, "utf8").replace(/(\| `save` \| Save a greeting \| )[^|]*\|/, `$1${cell} |`));
+    writeFileSync(
+      skill,
+      readFileSync(skill, "utf8").replace(/(\| `save` \| Save a greeting \| )[^|]*\|/, `$1${cell} |`),
+    );
   }
   /** A path-source copy of fixture v2 whose `save` row is `row`. */
   function source(dir: string, row: Row): string {
@@ -415,11 +511,24 @@ describe("a Policy change is a consent change (pack update, pack install)", () =
     const text = await runHcpx(["pack", "update", "greet"], { cwd: dir });
     expect(text.code).toBe(1);
     expect(text.stdout).not.toMatch(/no change to what it runs, reads or writes/);
-    expect(text.stdout).toMatch(/~ save: write \(local, confirm\) → read {2}\(widens: write → read, confirm dropped; any grant of it is withdrawn\)/);
+    expect(text.stdout).toMatch(
+      /~ save: write \(local, confirm\) → read {2}\(widens: write → read, confirm dropped; any grant of it is withdrawn\)/,
+    );
     const r = await runHcpx(["pack", "update", "greet", "--json"], { cwd: dir });
     expect(r.code).toBe(1);
-    const diff = (envelope(r).error.packs as { diff: { changed: { verb: string; from: unknown; to: unknown; widened: string[] }[] } }[])[0]!.diff;
-    expect(diff.changed).toEqual([{ verb: "save", from: { operation: "write", land: "local", confirm: true }, to: { operation: "read" }, widened: ["write → read", "confirm dropped"] }]);
+    const diff = (
+      envelope(r).error.packs as {
+        diff: { changed: { verb: string; from: unknown; to: unknown; widened: string[] }[] };
+      }[]
+    )[0]!.diff;
+    expect(diff.changed).toEqual([
+      {
+        verb: "save",
+        from: { operation: "write", land: "local", confirm: true },
+        to: { operation: "read" },
+        widened: ["write → read", "confirm dropped"],
+      },
+    ]);
 
     const u = await runHcpx(["pack", "update", "greet", "--yes", "--json"], { cwd: dir });
     expect(u.code, u.stderr).toBe(0);
@@ -437,7 +546,9 @@ describe("a Policy change is a consent change (pack update, pack install)", () =
     setSave(src, { operation: "write", land: "external", confirm: true });
     const u = await runHcpx(["pack", "update", "greet", "--yes", "--json"], { cwd: dir });
     expect(u.code, u.stderr).toBe(0);
-    const up = envelope<{ packs: { withdrawn: string[]; denied: string[]; diff: { changed: { verb: string; widened: string[] }[] } }[] }>(u).data.packs[0]!;
+    const up = envelope<{
+      packs: { withdrawn: string[]; denied: string[]; diff: { changed: { verb: string; widened: string[] }[] } }[];
+    }>(u).data.packs[0]!;
     expect(up.diff.changed).toEqual([expect.objectContaining({ verb: "save", widened: ["land local → external"] })]);
     expect(up.denied).toEqual(["greet.save"]);
     const denied = await runHcpx(["exec", "greet", "save", "--json", "--confirm", "--", "name=x"], { cwd: dir });
@@ -450,7 +561,9 @@ describe("a Policy change is a consent change (pack update, pack install)", () =
     setSave(src2, gatedLocal);
     const n = await runHcpx(["pack", "update", "greet", "--yes", "--json"], { cwd: dir2 });
     expect(n.code, n.stderr).toBe(0);
-    const np = envelope<{ packs: { withdrawn: string[]; denied: string[]; diff: { changed: { widened: string[] }[] } }[] }>(n).data.packs[0]!;
+    const np = envelope<{
+      packs: { withdrawn: string[]; denied: string[]; diff: { changed: { widened: string[] }[] } }[];
+    }>(n).data.packs[0]!;
     expect(np).toMatchObject({ withdrawn: [], denied: [] });
     expect(np.diff.changed).toMatchObject([{ verb: "save", widened: [] }]);
     const ok = await runHcpx(["exec", "greet", "save", "--json", "--confirm", "--", "name=x"], { cwd: dir2 });
@@ -484,8 +597,20 @@ describe("a Policy change is a consent change (pack update, pack install)", () =
     cpSync(join(other, "hcp.lock"), join(dir, "hcp.lock"));
     const r = await runHcpx(["pack", "install", "--json"], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
-    const ip = envelope<{ packs: { withdrawn: string[]; diff: { changed: { verb: string; from: unknown; to: unknown; widened: string[] }[] } }[] }>(r).data.packs[0]!;
-    expect(ip.diff.changed).toEqual([{ verb: "save", from: gatedLocal, to: { operation: "write", land: "local", confirm: false }, widened: ["confirm dropped"] }]);
+    const ip = envelope<{
+      packs: {
+        withdrawn: string[];
+        diff: { changed: { verb: string; from: unknown; to: unknown; widened: string[] }[] };
+      }[];
+    }>(r).data.packs[0]!;
+    expect(ip.diff.changed).toEqual([
+      {
+        verb: "save",
+        from: gatedLocal,
+        to: { operation: "write", land: "local", confirm: false },
+        widened: ["confirm dropped"],
+      },
+    ]);
     expect(ip.withdrawn).toEqual(["greet.save"]);
     const after = await runHcpx(["exec", "greet", "save", "--json", "--", "name=x"], { cwd: dir });
     expect(JSON.parse(after.stdout).error.code).toBe("not_granted");
@@ -522,15 +647,29 @@ describe("the tar reader", () => {
     return Buffer.concat(parts);
   };
   it("reads regular files and refuses traversal, absolute paths, links and duplicates", () => {
-    expect(readTar(tar(["package/a.txt", "0", "hi"]), { gzip: false, label: "t" }).map((e) => [e.path, e.data.toString()])).toEqual([["package/a.txt", "hi"]]);
-    for (const bad of [tar(["package/../../evil", "0", "x"]), tar(["/etc/evil", "0", "x"]), tar(["package/l", "2", "/etc/passwd"]), tar(["package/h", "1"]), tar(["package/a", "0", "1"], ["package/a", "0", "2"])]) {
+    expect(
+      readTar(tar(["package/a.txt", "0", "hi"]), { gzip: false, label: "t" }).map((e) => [e.path, e.data.toString()]),
+    ).toEqual([["package/a.txt", "hi"]]);
+    for (const bad of [
+      tar(["package/../../evil", "0", "x"]),
+      tar(["/etc/evil", "0", "x"]),
+      tar(["package/l", "2", "/etc/passwd"]),
+      tar(["package/h", "1"]),
+      tar(["package/a", "0", "1"], ["package/a", "0", "2"]),
+    ]) {
       expect(() => readTar(bad, { gzip: false, label: "t" })).toThrow(/unsafe|link|twice/);
     }
   });
   it("refuses a tree a vendored pack could not be hashed again from: its folders count, as hashTree counts them", () => {
     const dir = tmp("hcpx-tar-");
-    const entries = Array.from({ length: 5000 }, (_, i) => ({ path: `a/d${i}/f`, data: Buffer.from(""), executable: false }));
-    expect(() => writeEntries(join(dir, "one-folder-each"), entries)).toThrow(/holds more than 10000 entries \(5000 files in 5001 folders\)/);
+    const entries = Array.from({ length: 5000 }, (_, i) => ({
+      path: `a/d${i}/f`,
+      data: Buffer.from(""),
+      executable: false,
+    }));
+    expect(() => writeEntries(join(dir, "one-folder-each"), entries)).toThrow(
+      /holds more than 10000 entries \(5000 files in 5001 folders\)/,
+    );
     expect(existsSync(join(dir, "one-folder-each"))).toBe(false); // refused before anything was written
     const flat = entries.slice(0, 4999).map((e, i) => ({ ...e, path: `sub/f${i}` }));
     writeEntries(join(dir, "flat"), flat);
@@ -559,7 +698,11 @@ describe("the tar reader", () => {
     for (const name of [".git/config", ".GIT/config", "bin/.git"]) {
       const tgz = join(dir, "with-git.tgz");
       const files = readdirSync(join(FIX, "v1"), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
-      const entries: [string, string, string?][] = files.map((e) => [`package/${join(e.parentPath, e.name).slice(join(FIX, "v1").length + 1)}`, "0", readFileSync(join(e.parentPath, e.name), "utf8")]);
+      const entries: [string, string, string?][] = files.map((e) => [
+        `package/${join(e.parentPath, e.name).slice(join(FIX, "v1").length + 1)}`,
+        "0",
+        readFileSync(join(e.parentPath, e.name), "utf8"),
+      ]);
       writeFileSync(tgz, gzipSync(tar(...entries, [`package/${name}`, "0", "[core]\n\tfsmonitor = touch pwned\n"])));
       const t = await runHcpx(["pack", "add", "./with-git.tgz", "--yes", "--json"], { cwd: dir });
       expect(t.code, name).toBe(1);

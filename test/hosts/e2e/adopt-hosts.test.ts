@@ -10,7 +10,24 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse as parseJsonc } from "jsonc-parser";
 import { BEGIN, END } from "../../../src/host/mdblock";
-import { availability, diffSnapshots, DIST, frontmatter, hc, hostHome, isFile, makeWorld, expectConnected, removeAfterAll, snapshot, strictJson, TINY, type Snapshot, type World, expectRemoveRestores } from "./support";
+import {
+  availability,
+  diffSnapshots,
+  DIST,
+  frontmatter,
+  hc,
+  hostHome,
+  isFile,
+  makeWorld,
+  expectConnected,
+  removeAfterAll,
+  snapshot,
+  strictJson,
+  TINY,
+  type Snapshot,
+  type World,
+  expectRemoveRestores,
+} from "./support";
 
 const HOSTS = ["claude", "codex", "cursor", "gemini", "opencode", "vscode", "windsurf"] as const;
 const avail = availability();
@@ -32,9 +49,25 @@ const USER_FILES: Record<string, string> = {
 };
 
 /** the hcp MCP entry adopt wrote runs this machine's node + dist (no hcpx on PATH here); per-command for hosts whose approval is per tool */
-function expectAbsoluteCommand(entry: unknown, perCommand = false, config?: string, host?: string, clientHost?: string): void {
+function expectAbsoluteCommand(
+  entry: unknown,
+  perCommand = false,
+  config?: string,
+  host?: string,
+  clientHost?: string,
+): void {
   // `--host <id>`: a host with ask rules that alone reads the entry; `--client-host <ids>`: an entry several hosts read (src/host/ask-rules.ts)
-  expect(entry).toMatchObject({ command: process.execPath, args: [DIST, "mcp", ...(perCommand ? ["--shape", "per-command"] : []), ...(host ? ["--host", host] : []), ...(clientHost ? ["--client-host", clientHost] : []), ...(config ? ["--config", config] : [])] });
+  expect(entry).toMatchObject({
+    command: process.execPath,
+    args: [
+      DIST,
+      "mcp",
+      ...(perCommand ? ["--shape", "per-command"] : []),
+      ...(host ? ["--host", host] : []),
+      ...(clientHost ? ["--client-host", clientHost] : []),
+      ...(config ? ["--config", config] : []),
+    ],
+  });
 }
 const BALANCE_TOOL = { tool: "ledger__balance", arguments: { account: "checking" } };
 const PER_COMMAND_TOOLS = ["hcp__read_skill", "ledger__accounts", "ledger__balance", "ledger__entries"];
@@ -98,50 +131,103 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
       });
 
       it("Codex: app-server thread/start + mcpServerStatus/list shows hcp's tools; mcpServer/tool/call reads the ledger", async () => {
-        const r = await hc.codexMcpServerStatus({ home: codexHome(), cwd: w.dir, thread: true, call: { server: "hcp", ...BALANCE_TOOL } });
+        const r = await hc.codexMcpServerStatus({
+          home: codexHome(),
+          cwd: w.dir,
+          thread: true,
+          call: { server: "hcp", ...BALANCE_TOOL },
+        });
         expect(r.error, r.raw.stderr.slice(-2000)).toBeUndefined();
         expectConnected(r, ["hcp", "tiny-user"], "codex mcpServerStatus/list");
         expect(r.servers.find((s) => s.name === "hcp")!.tools!.sort()).toEqual(PER_COMMAND_TOOLS);
-        expect(r.callResult).toMatchObject({ isError: false, structuredContent: { ok: true, data: { account: "checking", balance: 1200 } } });
+        expect(r.callResult).toMatchObject({
+          isError: false,
+          structuredContent: { ok: true, data: { account: "checking", balance: 1200 } },
+        });
       });
 
       it("MCP Inspector: tools/call hcp ledger.balance through the command line in .mcp.json (--config .mcp.json --server hcp)", async () => {
-        const r = await hc.inspectorCall({ config: w.abs(".mcp.json"), server: "hcp", method: "tools/call", toolName: "ledger__balance", toolArgs: { account: "checking" }, cwd: w.dir });
+        const r = await hc.inspectorCall({
+          config: w.abs(".mcp.json"),
+          server: "hcp",
+          method: "tools/call",
+          toolName: "ledger__balance",
+          toolArgs: { account: "checking" },
+          cwd: w.dir,
+        });
         expect(r.raw.code, r.raw.stderr).toBe(0);
-        expect(r.result).toMatchObject({ isError: false, structuredContent: { ok: true, data: { account: "checking", balance: 1200 } } });
-        const accounts = await hc.inspectorCall({ config: w.abs(".mcp.json"), server: "hcp", method: "tools/call", toolName: "ledger__accounts", toolArgs: {}, cwd: w.dir });
-        const data = accounts.result?.structuredContent?.data as { accounts: { id: string; balance: number }[] } | undefined;
-        expect(data?.accounts.map((a) => [a.id, a.balance]), accounts.raw.stderr + accounts.raw.stdout).toEqual([["cash", 0], ["checking", 1200], ["savings", 5000]]);
+        expect(r.result).toMatchObject({
+          isError: false,
+          structuredContent: { ok: true, data: { account: "checking", balance: 1200 } },
+        });
+        const accounts = await hc.inspectorCall({
+          config: w.abs(".mcp.json"),
+          server: "hcp",
+          method: "tools/call",
+          toolName: "ledger__accounts",
+          toolArgs: {},
+          cwd: w.dir,
+        });
+        const data = accounts.result?.structuredContent?.data as
+          { accounts: { id: string; balance: number }[] } | undefined;
+        expect(
+          data?.accounts.map((a) => [a.id, a.balance]),
+          accounts.raw.stderr + accounts.raw.stdout,
+        ).toEqual([
+          ["cash", 0],
+          ["checking", 1200],
+          ["savings", 5000],
+        ]);
       });
 
       it("Cursor (no CLI): .cursor/mcp.json strict JSON mcpServers.hcp; .cursor/rules/hcp.mdc frontmatter types; the entry's command answers tools/list", async () => {
-        const entry = (strictJson(w.read(".cursor/mcp.json")) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers.hcp!;
+        const entry = (
+          strictJson(w.read(".cursor/mcp.json")) as { mcpServers: Record<string, { command: string; args: string[] }> }
+        ).mcpServers.hcp!;
         // one tool per command, for permissions.json's mcpAllowlist (issue 27)
         expectAbsoluteCommand(entry, true);
-        expect((parseJsonc(w.read(".cursor/permissions.json")) as { mcpAllowlist: string[] }).mcpAllowlist).toEqual(PER_COMMAND_TOOLS.map((t) => `hcp:${t}`));
+        expect((parseJsonc(w.read(".cursor/permissions.json")) as { mcpAllowlist: string[] }).mcpAllowlist).toEqual(
+          PER_COMMAND_TOOLS.map((t) => `hcp:${t}`),
+        );
         const { data, body } = await frontmatter(w.read(".cursor/rules/hcp.mdc"));
-        expect(typeof data.alwaysApply, "alwaysApply must be a boolean (the string \"true\" silently fails)").toBe("boolean");
+        expect(typeof data.alwaysApply, 'alwaysApply must be a boolean (the string "true" silently fails)').toBe(
+          "boolean",
+        );
         expect(data.alwaysApply).toBe(true);
         expect(typeof data.globs, "globs is a comma-separated string").toBe("string");
         expect(typeof data.description).toBe("string");
         expect((data.description as string).length).toBeGreaterThan(0);
         expect(Object.keys(data).sort()).toEqual(["alwaysApply", "description", "globs"]);
         expect(body).toContain("ledger");
-        const tools = await hc.inspectorCall({ command: entry.command, args: entry.args, method: "tools/list", cwd: w.dir });
+        const tools = await hc.inspectorCall({
+          command: entry.command,
+          args: entry.args,
+          method: "tools/list",
+          cwd: w.dir,
+        });
         expect([...(tools.tools ?? [])].sort(), tools.raw.stderr).toEqual(PER_COMMAND_TOOLS);
       });
 
       it("VS Code (no CLI): .vscode/mcp.json has servers.hcp with type stdio (the user's keys and comment kept); instructions block; the command answers tools/list", async () => {
         const text = w.read(".vscode/mcp.json");
         expect(text).toContain("// the user's inputs");
-        const doc = parseJsonc(text) as { servers: Record<string, { type: string; command: string; args: string[] }>; inputs: unknown[]; mcpServers?: unknown };
+        const doc = parseJsonc(text) as {
+          servers: Record<string, { type: string; command: string; args: string[] }>;
+          inputs: unknown[];
+          mcpServers?: unknown;
+        };
         expect(doc.mcpServers, "VS Code reads `servers`, not `mcpServers`").toBeUndefined();
         expect(doc.inputs).toEqual([]);
         expect(doc.servers.hcp!.type).toBe("stdio");
         expectAbsoluteCommand(doc.servers.hcp);
         const md = w.read(".github/copilot-instructions.md");
         expect(md.startsWith(BEGIN) && md.trimEnd().endsWith(END), md.slice(0, 200)).toBe(true);
-        const tools = await hc.inspectorCall({ command: doc.servers.hcp!.command, args: doc.servers.hcp!.args, method: "tools/list", cwd: w.dir });
+        const tools = await hc.inspectorCall({
+          command: doc.servers.hcp!.command,
+          args: doc.servers.hcp!.args,
+          method: "tools/list",
+          cwd: w.dir,
+        });
         expect(tools.tools, tools.raw.stderr).toEqual(["hcp", "hcp__read_skill"]);
       });
 
@@ -158,7 +244,10 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
         for (const dir of [".claude/skills", ".agents/skills", ".cursor/skills", ".gemini/skills", ".github/skills"]) {
           const { data } = await frontmatter(w.read(`${dir}/ledger/SKILL.md`));
           expect(data.name, dir).toBe("ledger");
-          expect(typeof data.description === "string" && data.description.length > 0 && data.description.length <= 1024, dir).toBe(true);
+          expect(
+            typeof data.description === "string" && data.description.length > 0 && data.description.length <= 1024,
+            dir,
+          ).toBe(true);
         }
         // instructions blocks: after the user's text, which stays as it was
         expect(w.read("CLAUDE.md").startsWith(USER_FILES["CLAUDE.md"]!)).toBe(true);
@@ -177,10 +266,15 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
         const r = await w.adopt(host, "--scope", "user", "--write");
         expect(r.code, `${host}: ${r.stderr}${r.stdout}`).toBe(0);
       }
-      const claude = strictJson(w.read("~/.claude.json")) as { numStartups: number; mcpServers: Record<string, unknown> };
+      const claude = strictJson(w.read("~/.claude.json")) as {
+        numStartups: number;
+        mcpServers: Record<string, unknown>;
+      };
       expect(claude.numStartups).toBe(1);
       expectAbsoluteCommand(claude.mcpServers["hcp-user"], true, w.abs("~/.config/hcp/config.json5"), "claude");
-      const codexUser = USER_FILES["~/.codex/config.toml"]!.replaceAll("$NODE", process.execPath).replaceAll("$TINY", TINY).replaceAll("$P", w.dir);
+      const codexUser = USER_FILES["~/.codex/config.toml"]!.replaceAll("$NODE", process.execPath)
+        .replaceAll("$TINY", TINY)
+        .replaceAll("$P", w.dir);
       for (const part of codexUser.split("\n\n")) expect(w.read("~/.codex/config.toml")).toContain(part.trim());
       const check = await w.adopt(...HOSTS, "--scope", "user", "--check");
       expect(check.code, check.stdout + check.stderr).toBe(0);
@@ -200,11 +294,19 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
       // A thread, as in a real session (without one, app-server starts user-scope servers in
       // ~/.codex: test/hosts/e2e/adopt-team.test.ts); the entry serves the user config either way.
       it("Codex: app-server mcpServerStatus/list on a thread in the project lists the user-scope hcp with its tools; a tool call reads the ledger", async () => {
-        const r = await hc.codexMcpServerStatus({ home: home(), cwd: w.dir, thread: true, call: { server: "hcp-user", ...BALANCE_TOOL } });
+        const r = await hc.codexMcpServerStatus({
+          home: home(),
+          cwd: w.dir,
+          thread: true,
+          call: { server: "hcp-user", ...BALANCE_TOOL },
+        });
         expect(r.error, r.raw.stderr.slice(-2000)).toBeUndefined();
         expectConnected(r, ["hcp-user", "tiny-user"], "codex mcpServerStatus/list");
         expect(r.servers.find((s) => s.name === "hcp-user")!.tools!.sort()).toEqual(PER_COMMAND_TOOLS);
-        expect(r.callResult).toMatchObject({ isError: false, structuredContent: { ok: true, data: { account: "checking", balance: 1200 } } });
+        expect(r.callResult).toMatchObject({
+          isError: false,
+          structuredContent: { ok: true, data: { account: "checking", balance: 1200 } },
+        });
       });
 
       it("Gemini CLI: Connected for the user-scope hcp (~/.gemini/settings.json, comments kept)", async () => {
@@ -219,9 +321,21 @@ describe.skipIf(!avail.all)("host e2e: adopt, then each host's own program", () 
       });
 
       it("Windsurf, Cursor, VS Code (no CLI): user files in their documented shapes; each command answers tools/list", async () => {
-        const ws = (strictJson(w.read("~/.codeium/windsurf/mcp_config.json")) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers["hcp-user"]!;
-        const cur = (strictJson(w.read("~/.cursor/mcp.json")) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers["hcp-user"]!;
-        const vs = (parseJsonc(w.read("~/.config/Code/User/mcp.json")) as { servers: Record<string, { type: string; command: string; args: string[] }> }).servers["hcp-user"]!;
+        const ws = (
+          strictJson(w.read("~/.codeium/windsurf/mcp_config.json")) as {
+            mcpServers: Record<string, { command: string; args: string[] }>;
+          }
+        ).mcpServers["hcp-user"]!;
+        const cur = (
+          strictJson(w.read("~/.cursor/mcp.json")) as {
+            mcpServers: Record<string, { command: string; args: string[] }>;
+          }
+        ).mcpServers["hcp-user"]!;
+        const vs = (
+          parseJsonc(w.read("~/.config/Code/User/mcp.json")) as {
+            servers: Record<string, { type: string; command: string; args: string[] }>;
+          }
+        ).servers["hcp-user"]!;
         expect(vs.type).toBe("stdio");
         for (const e of [vs]) expectAbsoluteCommand(e, false, w.abs("~/.config/hcp/config.json5"));
         // Devin Desktop (alias windsurf) and Cursor get one tool per command, for their approval rules (issue 27)

@@ -21,7 +21,19 @@ const PER_COMMAND_TOOLS = ["hcp__read_skill", "ledger__accounts", "ledger__balan
 function userConfig(dir: string, xdg: string): string {
   mkdirSync(join(xdg, "hcp"), { recursive: true });
   const file = join(xdg, "hcp", "config.json5");
-  writeFileSync(file, JSON.stringify({ packs: [join(dir, "packs", "ledger")], principal: { id: "me", kind: "agent" }, grants: { allow: LEDGER_READS }, sandbox: { roots: [dir], cwd: dir } }, null, 2) + "\n");
+  writeFileSync(
+    file,
+    JSON.stringify(
+      {
+        packs: [join(dir, "packs", "ledger")],
+        principal: { id: "me", kind: "agent" },
+        grants: { allow: LEDGER_READS },
+        sandbox: { roots: [dir], cwd: dir },
+      },
+      null,
+      2,
+    ) + "\n",
+  );
   return file;
 }
 
@@ -37,7 +49,12 @@ describe.skipIf(!avail.has.codex || !avail.has.gemini)("adoption that fits a tea
     const check = await w.hcpx(["adopt", "codex", "--scope", "user", "--check"], { XDG_CONFIG_HOME: xdg });
     expect(check.code, check.stdout + check.stderr).toBe(0);
     // Codex gets XDG_CONFIG_HOME in its own environment and does not pass it on
-    const st = await hc.codexMcpServerStatus({ home: cleanup(hostHome(w.home)), cwd: w.dir, thread: false, env: { XDG_CONFIG_HOME: xdg } });
+    const st = await hc.codexMcpServerStatus({
+      home: cleanup(hostHome(w.home)),
+      cwd: w.dir,
+      thread: false,
+      env: { XDG_CONFIG_HOME: xdg },
+    });
     expect(st.error, st.raw.stderr.slice(-2000)).toBeUndefined();
     expectConnected(st, ["hcp-user"], "codex mcpServerStatus/list");
     expect(st.servers.find((s) => s.name === "hcp-user")!.tools!.sort()).toEqual(PER_COMMAND_TOOLS);
@@ -53,7 +70,9 @@ describe.skipIf(!avail.has.codex || !avail.has.gemini)("adoption that fits a tea
     expect((await w.adopt("gemini", "--write")).code).toBe(0);
     const check = await w.adopt("gemini", "--check");
     expect(check.code, check.stdout).toBe(1);
-    expect(check.stdout).toMatch(/~\/\.gemini\/settings\.json: Gemini CLI blocks a server that your user settings' mcp\.allowed does not list/);
+    expect(check.stdout).toMatch(
+      /~\/\.gemini\/settings\.json: Gemini CLI blocks a server that your user settings' mcp\.allowed does not list/,
+    );
     const blocked = await hc.geminiMcpList({ home: cleanup(hostHome(w.home)), cwd: w.dir });
     expect(blocked.raw.stderr + blocked.raw.stdout).toMatch(/hcp\b.*Blocked/);
     // user scope: hcp goes onto the list (the person's entries and comment kept); Gemini connects it
@@ -67,7 +86,9 @@ describe.skipIf(!avail.has.codex || !avail.has.gemini)("adoption that fits a tea
     // and --remove gives the list back as it was
     const rm = await w.hcpx(["adopt", "gemini", "--scope", "user", "--remove", "--write"], { XDG_CONFIG_HOME: xdg });
     expect(rm.code, rm.stderr).toBe(0);
-    expect(w.read("~/.gemini/settings.json")).toBe(settings.replaceAll("$NODE", process.execPath).replaceAll("$TINY", TINY));
+    expect(w.read("~/.gemini/settings.json")).toBe(
+      settings.replaceAll("$NODE", process.execPath).replaceAll("$TINY", TINY),
+    );
   });
 });
 

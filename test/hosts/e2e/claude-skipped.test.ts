@@ -143,7 +143,11 @@ describe.skipIf(!has)("Claude Code skips the settings files gate.skipped says it
       owner: { name: "x" },
       plugins: [{ name: "hk", source: "./plugins/hk", description: "d" }],
     });
-    put(join(mkt, "plugins", "hk", ".claude-plugin", "plugin.json"), { name: "hk", version: "1.0.0", description: "d" });
+    put(join(mkt, "plugins", "hk", ".claude-plugin", "plugin.json"), {
+      name: "hk",
+      version: "1.0.0",
+      description: "d",
+    });
     put(join(mkt, "plugins", "hk", "hooks", "hooks.json"), {
       hooks: { PreToolUse: [{ matcher: "", hooks: [{ type: "command", command: "true" }] }] },
     });
@@ -172,7 +176,8 @@ describe.skipIf(!has)("Claude Code skips the settings files gate.skipped says it
     for (const [label, text] of cases) {
       const host = await skips(text);
       const hcpx = misfitOf(text, shape) !== undefined;
-      if (host !== hcpx) out.push(`${label}: Claude Code ${host ? "skips" : "reads"} it, hcpx says it ${hcpx ? "skips" : "reads"}`);
+      if (host !== hcpx)
+        out.push(`${label}: Claude Code ${host ? "skips" : "reads"} it, hcpx says it ${hcpx ? "skips" : "reads"}`);
     }
     return out;
   };
@@ -205,10 +210,16 @@ describe.skipIf(!has)("Claude Code skips the settings files gate.skipped says it
   it("an enabledPlugins that is not an object sinks the file (its plugin marker cannot tell: a .mcp.json server approved there)", async () => {
     // the marker: a project server approved by enabledMcpjsonServers in the local file (the workspace trusted) is
     // started (claude mcp list: failed to connect, it runs nothing) when the file is read, and pending when it is not
-    writeFileSync(join(proj, ".mcp.json"), JSON.stringify({ mcpServers: { hcp: { type: "stdio", command: "/nonexistent/bin" } } }));
+    writeFileSync(
+      join(proj, ".mcp.json"),
+      JSON.stringify({ mcpServers: { hcp: { type: "stdio", command: "/nonexistent/bin" } } }),
+    );
     const user = join(home, ".claude.json");
     const doc = JSON.parse(readFileSync(user, "utf8")) as { projects?: Record<string, object> };
-    writeFileSync(user, JSON.stringify({ ...doc, projects: { ...doc.projects, [proj]: { hasTrustDialogAccepted: true } } }));
+    writeFileSync(
+      user,
+      JSON.stringify({ ...doc, projects: { ...doc.projects, [proj]: { hasTrustDialogAccepted: true } } }),
+    );
     const skips = async (text: string): Promise<boolean> => {
       writeFileSync(join(proj, ".claude", "settings.local.json"), text);
       const r = await hc.run(hc.hostBin("claude"), ["mcp", "list"], {
@@ -228,7 +239,8 @@ describe.skipIf(!has)("Claude Code skips the settings files gate.skipped says it
       const text = `{${on},"enabledPlugins":${m}}`;
       const host = await skips(text);
       const hcpx = misfitOf(text, shape) !== undefined;
-      if (!host || !hcpx) disagree.push(`${text}: Claude Code ${host ? "skips" : "reads"} it, hcpx says it ${hcpx ? "skips" : "reads"}`);
+      if (!host || !hcpx)
+        disagree.push(`${text}: Claude Code ${host ? "skips" : "reads"} it, hcpx says it ${hcpx ? "skips" : "reads"}`);
     }
     expect(disagree).toEqual([]);
   });

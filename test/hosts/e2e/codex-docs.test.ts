@@ -14,7 +14,10 @@ const END = "<!-- hcp:end -->";
 
 describe.skipIf(!avail.has.codex)("Codex reads the block where adopt put it (codex debug prompt-input)", () => {
   it("an AGENTS.override.md of the person's: the block goes into it, and Codex reads it there (not AGENTS.md's)", async () => {
-    const w = makeWorld({ "AGENTS.md": "# Team\nTEAM-ONLY-LINE\n", "AGENTS.override.md": "# Mine\nMY-OVERRIDE-LINE\n" });
+    const w = makeWorld({
+      "AGENTS.md": "# Team\nTEAM-ONLY-LINE\n",
+      "AGENTS.override.md": "# Mine\nMY-OVERRIDE-LINE\n",
+    });
     cleanup(w.dir, w.home);
     const a = await w.adopt("codex", "--write");
     expect(a.code, a.stderr + a.stdout).toBe(0);
@@ -44,7 +47,10 @@ describe.skipIf(!avail.has.codex)("Codex reads the block where adopt put it (cod
     cleanup(w.dir, w.home);
     expect((await w.adopt("codex", "--write")).code).toBe(0);
     mkdirSync(dirname(w.abs("~/.codex/config.toml")), { recursive: true });
-    writeFileSync(w.abs("~/.codex/config.toml"), `project_doc_max_bytes = 200\n\n[projects."${w.dir}"]\ntrust_level = "trusted"\n`);
+    writeFileSync(
+      w.abs("~/.codex/config.toml"),
+      `project_doc_max_bytes = 200\n\n[projects."${w.dir}"]\ntrust_level = "trusted"\n`,
+    );
     const r = await hc.codexInstructions({ home: cleanup(hostHome(w.home)), cwd: w.dir });
     expect(r.ok, r.raw.stderr).toBe(true);
     expect(r.text).toContain(BEGIN);

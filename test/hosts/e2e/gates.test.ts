@@ -24,7 +24,11 @@ describe.skipIf(!has)("Amp applies the approval rules adopt writes (amp permissi
   const env = (h: string) => hc.hostEnv(h, { AMP_API_KEY: "x" });
   const decide = async (cwd: string, home: string, tool: string): Promise<Decision> => {
     // -w: the workspace's settings (.amp/settings.json), where a project adopt writes
-    const r = await hc.run(hc.hostBin("amp"), ["permissions", "test", tool, "--json", "-w"], { cwd, env: env(home), timeoutMs: 60_000 });
+    const r = await hc.run(hc.hostBin("amp"), ["permissions", "test", tool, "--json", "-w"], {
+      cwd,
+      env: env(home),
+      timeoutMs: 60_000,
+    });
     expect(r.stdout, r.stderr).toMatch(/^\{/);
     return JSON.parse(r.stdout) as Decision;
   };
@@ -51,7 +55,10 @@ describe.skipIf(!has)("Amp applies the approval rules adopt writes (amp permissi
     const file = w.abs(".amp/settings.json");
     const text = w.read(".amp/settings.json");
     const { writeFileSync } = await import("node:fs");
-    writeFileSync(file, text.replace('"amp.permissions": [', '"amp.permissions": [\n    { "tool": "mcp__hcp__*", "action": "allow" },'));
+    writeFileSync(
+      file,
+      text.replace('"amp.permissions": [', '"amp.permissions": [\n    { "tool": "mcp__hcp__*", "action": "allow" },'),
+    );
     const widened = await decide(w.dir, h, "mcp__hcp__ledger__transfer");
     expect(widened.action).toBe("allow");
     expect(widened.matchedEntry?.tool).toBe("mcp__hcp__*");
@@ -61,7 +68,11 @@ describe.skipIf(!has)("Amp applies the approval rules adopt writes (amp permissi
     writeFileSync(file, text);
 
     // the server itself: approved, connected, one tool per command
-    const ap = await hc.run(hc.hostBin("amp"), ["mcp", "approve", "hcp"], { cwd: w.dir, env: env(h), timeoutMs: 60_000 });
+    const ap = await hc.run(hc.hostBin("amp"), ["mcp", "approve", "hcp"], {
+      cwd: w.dir,
+      env: env(h),
+      timeoutMs: 60_000,
+    });
     expect(ap.code, ap.stdout + ap.stderr).toBe(0);
     const d = await hc.run(hc.hostBin("amp"), ["mcp", "doctor"], { cwd: w.dir, env: env(h), timeoutMs: 90_000 });
     const line = d.stdout.split("\n").find((l) => l.startsWith("hcp ("));

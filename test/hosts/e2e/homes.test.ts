@@ -14,31 +14,48 @@ const USER = {
 };
 
 describe("a host home moved by a variable, with the host's own program", () => {
-  it.skipIf(!avail.has.claude)("Claude Code: $CLAUDE_CONFIG_DIR/.claude.json's hcp-user connects; ~/.claude.json has none", async () => {
-    const w = makeWorld(USER);
-    cleanup(w.dir, w.home);
-    const r = await w.hcpx(["adopt", "claude", "--scope", "user", "--write"], { CLAUDE_CONFIG_DIR: join(w.home, "claude-work") });
-    expect(r.code, r.stderr + r.stdout).toBe(0);
-    const h = cleanup(hostHome(w.home));
-    const moved = await hc.claudeMcpList({ home: h, cwd: w.dir, env: { CLAUDE_CONFIG_DIR: join(h, "claude-work") } });
-    expect(moved.servers.find((s) => s.name === "hcp-user")?.status, moved.raw.stdout + moved.raw.stderr).toBe("connected");
-    const plain = await hc.claudeMcpList({ home: h, cwd: w.dir });
-    expect(plain.servers.map((s) => s.name)).not.toContain("hcp-user");
-  });
+  it.skipIf(!avail.has.claude)(
+    "Claude Code: $CLAUDE_CONFIG_DIR/.claude.json's hcp-user connects; ~/.claude.json has none",
+    async () => {
+      const w = makeWorld(USER);
+      cleanup(w.dir, w.home);
+      const r = await w.hcpx(["adopt", "claude", "--scope", "user", "--write"], {
+        CLAUDE_CONFIG_DIR: join(w.home, "claude-work"),
+      });
+      expect(r.code, r.stderr + r.stdout).toBe(0);
+      const h = cleanup(hostHome(w.home));
+      const moved = await hc.claudeMcpList({ home: h, cwd: w.dir, env: { CLAUDE_CONFIG_DIR: join(h, "claude-work") } });
+      expect(moved.servers.find((s) => s.name === "hcp-user")?.status, moved.raw.stdout + moved.raw.stderr).toBe(
+        "connected",
+      );
+      const plain = await hc.claudeMcpList({ home: h, cwd: w.dir });
+      expect(plain.servers.map((s) => s.name)).not.toContain("hcp-user");
+    },
+  );
 
-  it.skipIf(!avail.has.codex)("Codex: $CODEX_HOME/config.toml's hcp-user connects (its entry forwards CODEX_HOME)", async () => {
-    const w = makeWorld(USER);
-    cleanup(w.dir, w.home);
-    mkdirSync(join(w.home, "codex-home"));
-    const r = await w.hcpx(["adopt", "codex", "--scope", "user", "--write"], { CODEX_HOME: join(w.home, "codex-home") });
-    expect(r.code, r.stderr + r.stdout).toBe(0);
-    expect(w.read("~/codex-home/config.toml")).toMatch(/^env_vars = \[.*"CODEX_HOME"/m);
-    const h = cleanup(hostHome(w.home));
-    mkdirSync(join(h, "tmp"));
-    // TMPDIR of its own: Codex refuses its helper links when CODEX_HOME is under the temp dir (test/agents/support.ts)
-    const st = await hc.codexMcpServerStatus({ home: h, cwd: w.dir, thread: false, env: { CODEX_HOME: join(h, "codex-home"), TMPDIR: join(h, "tmp") } });
-    const s = st.servers.find((x) => x.name === "hcp-user");
-    expect(s?.status, st.error ?? st.raw?.stderr).toBe("connected");
-    expect(s?.tools).toContain("ledger__balance");
-  });
+  it.skipIf(!avail.has.codex)(
+    "Codex: $CODEX_HOME/config.toml's hcp-user connects (its entry forwards CODEX_HOME)",
+    async () => {
+      const w = makeWorld(USER);
+      cleanup(w.dir, w.home);
+      mkdirSync(join(w.home, "codex-home"));
+      const r = await w.hcpx(["adopt", "codex", "--scope", "user", "--write"], {
+        CODEX_HOME: join(w.home, "codex-home"),
+      });
+      expect(r.code, r.stderr + r.stdout).toBe(0);
+      expect(w.read("~/codex-home/config.toml")).toMatch(/^env_vars = \[.*"CODEX_HOME"/m);
+      const h = cleanup(hostHome(w.home));
+      mkdirSync(join(h, "tmp"));
+      // TMPDIR of its own: Codex refuses its helper links when CODEX_HOME is under the temp dir (test/agents/support.ts)
+      const st = await hc.codexMcpServerStatus({
+        home: h,
+        cwd: w.dir,
+        thread: false,
+        env: { CODEX_HOME: join(h, "codex-home"), TMPDIR: join(h, "tmp") },
+      });
+      const s = st.servers.find((x) => x.name === "hcp-user");
+      expect(s?.status, st.error ?? st.raw?.stderr).toBe("connected");
+      expect(s?.tools).toContain("ledger__balance");
+    },
+  );
 });

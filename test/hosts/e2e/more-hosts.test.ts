@@ -11,8 +11,30 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseJsonc } from "jsonc-parser";
 import { startFakeModel, type FakeModel } from "../../support/fake-model";
-import { diffSnapshots, DIST, hostHome, makeWorld, removeAfterAll, snapshot, USER_CONFIG, USER_CONFIG_FILE, type Snapshot, type World, expectRemoveRestores } from "./support";
-import { auggieAuth, copilotModel, listing, MORE, moreAvailable, parseAuggieStart, runHost, why, type Listing } from "./more-hosts";
+import {
+  diffSnapshots,
+  DIST,
+  hostHome,
+  makeWorld,
+  removeAfterAll,
+  snapshot,
+  USER_CONFIG,
+  USER_CONFIG_FILE,
+  type Snapshot,
+  type World,
+  expectRemoveRestores,
+} from "./support";
+import {
+  auggieAuth,
+  copilotModel,
+  listing,
+  MORE,
+  moreAvailable,
+  parseAuggieStart,
+  runHost,
+  why,
+  type Listing,
+} from "./more-hosts";
 
 const avail = moreAvailable();
 const TINY_JSON = (stdio = true) => `{ ${stdio ? '"type": "stdio", ' : ""}"command": "$NODE", "args": ["$TINY"] }`;
@@ -30,7 +52,7 @@ const USER_FILES: Record<string, string> = {
   "~/.factory/mcp.json": `{\n  "mcpServers": {\n    "tiny-user": ${TINY_JSON()}\n  }\n}\n`,
   "~/.qoder/settings.json": `{\n  "mcpServers": {\n    "tiny-user": ${TINY_JSON()}\n  }\n}\n`,
   "~/.config/kilo/kilo.jsonc": `{\n  "$schema": "https://app.kilo.ai/config.json",\n  "mcp": {\n    "tiny-user": { "type": "local", "command": ["$NODE", "$TINY"], "enabled": true }\n  }\n}\n`,
-  "~/.augment/settings.json": `{\n  "mcpServers": {\n    "tiny-user": ${TINY_JSON(false)}\n  }\n}\n`,  // the user's own config: what user scope serves
+  "~/.augment/settings.json": `{\n  "mcpServers": {\n    "tiny-user": ${TINY_JSON(false)}\n  }\n}\n`, // the user's own config: what user scope serves
   [USER_CONFIG_FILE]: USER_CONFIG,
 };
 const LEDGER_TOOLS = ["hcp__read_skill", "ledger__accounts", "ledger__balance", "ledger__entries"];
@@ -58,7 +80,9 @@ describe.skipIf(!avail.all)("host e2e: adopt, then Copilot CLI, Qwen Code, Droid
   /** a fake model of its own per run (the tests of a describe.concurrent run side by side) */
   const models: FakeModel[] = [];
   const model = async () => {
-    const m = await startFakeModel({ script: Array.from({ length: 40 }, () => (req) => ({ text: `TOOLS: ${req.tools.map((t) => t.name).join(",")}` })) });
+    const m = await startFakeModel({
+      script: Array.from({ length: 40 }, () => (req) => ({ text: `TOOLS: ${req.tools.map((t) => t.name).join(",")}` })),
+    });
     models.push(m);
     return m;
   };
@@ -68,9 +92,17 @@ describe.skipIf(!avail.all)("host e2e: adopt, then Copilot CLI, Qwen Code, Droid
   /** a headless `copilot -p` run against the fake model: the tools its model request offered */
   async function copilotTools(h: string): Promise<{ tools: string[]; out: string }> {
     const m = await model();
-    const raw = await runHost("copilot", ["-p", "List your tools.", "--allow-all-tools", "-s"], { home: h, cwd: w.dir, env: copilotModel(m.url), offline: false });
+    const raw = await runHost("copilot", ["-p", "List your tools.", "--allow-all-tools", "-s"], {
+      home: h,
+      cwd: w.dir,
+      env: copilotModel(m.url),
+      offline: false,
+    });
     const reqs = m.modelRequests.filter((r) => r.tools.length > 0);
-    return { tools: reqs[0]?.tools.map((t) => t.name) ?? [], out: `exit ${raw.code}\n${raw.stdout.slice(-2000)}\n${raw.stderr.slice(-2000)}` };
+    return {
+      tools: reqs[0]?.tools.map((t) => t.name) ?? [],
+      out: `exit ${raw.code}\n${raw.stdout.slice(-2000)}\n${raw.stderr.slice(-2000)}`,
+    };
   }
   /**
    * `auggie --print` against a fake Augment tenant. Auggie passes the server only the variables its
@@ -79,7 +111,12 @@ describe.skipIf(!avail.all)("host e2e: adopt, then Copilot CLI, Qwen Code, Droid
    */
   async function auggie(h: string): Promise<Listing> {
     const m = await model();
-    const raw = await runHost("auggie", ["--print", "List your tools."], { home: h, cwd: w.dir, env: { ...auggieAuth(m.url), LEDGER_TOKEN: "ledger-token-1" }, offline: false });
+    const raw = await runHost("auggie", ["--print", "List your tools."], {
+      home: h,
+      cwd: w.dir,
+      env: { ...auggieAuth(m.url), LEDGER_TOKEN: "ledger-token-1" },
+      offline: false,
+    });
     return { servers: parseAuggieStart(raw.stdout + "\n" + raw.stderr), raw };
   }
 
@@ -91,10 +128,15 @@ describe.skipIf(!avail.all)("host e2e: adopt, then Copilot CLI, Qwen Code, Droid
       }
       const mcp = JSON.parse(w.read(".mcp.json")) as { mcpServers: Record<string, unknown> };
       expect(Object.keys(mcp.mcpServers)).toEqual(["tiny-proj", "hcp"]);
-      expect(mcp.mcpServers.hcp).toEqual({ type: "stdio", command: process.execPath, args: [DIST, "mcp", "--shape", "per-command", "--client-host", "claude"] });
+      expect(mcp.mcpServers.hcp).toEqual({
+        type: "stdio",
+        command: process.execPath,
+        args: [DIST, "mcp", "--shape", "per-command", "--client-host", "claude"],
+      });
       expect(w.read("AGENTS.md").startsWith(USER_FILES["AGENTS.md"]!)).toBe(true);
       expect(w.read("AGENTS.md").match(/<!-- hcp:begin -->/g)).toHaveLength(1);
-      for (const f of [".qwen/settings.json", ".factory/mcp.json", "kilo.jsonc", ".augment/settings.json"]) expect(w.read(f), f).toMatch(/\/\/ (the user's|team|mine)/);
+      for (const f of [".qwen/settings.json", ".factory/mcp.json", "kilo.jsonc", ".augment/settings.json"])
+        expect(w.read(f), f).toMatch(/\/\/ (the user's|team|mine)/);
       const check = await w.adopt(...MORE, "--check");
       expect(check.code, check.stdout + check.stderr).toBe(0);
       const mid = snapshot(w.dir);
@@ -109,13 +151,18 @@ describe.skipIf(!avail.all)("host e2e: adopt, then Copilot CLI, Qwen Code, Droid
         expect(l.servers.find((s) => s.name === "hcp")!.detail).toBe("workspace local");
         const untrustedHome = home({ ".copilot/config.json": JSON.stringify({ trusted_folders: [] }) + "\n" });
         const untrusted = await listing("copilot", { home: untrustedHome, cwd: w.dir });
-        expect(untrusted.servers.map((s) => s.name), why(untrusted, "untrusted")).toEqual(["tiny-user"]);
+        expect(
+          untrusted.servers.map((s) => s.name),
+          why(untrusted, "untrusted"),
+        ).toEqual(["tiny-user"]);
         // adopt's health check agrees with the program, on the config.json each copilot run left behind
         const notHealthy = await w.hcpx(["adopt", "copilot", "--check"], { HOME: untrustedHome });
         expect(notHealthy.code, notHealthy.stdout).toBe(1);
         expect(notHealthy.stdout).toContain("only in a trusted folder");
         const trustedHome = copilotHome();
-        expect((await listing("copilot", { home: trustedHome, cwd: w.dir })).servers.map((s) => s.name)).toContain("hcp");
+        expect((await listing("copilot", { home: trustedHome, cwd: w.dir })).servers.map((s) => s.name)).toContain(
+          "hcp",
+        );
         const healthy = await w.hcpx(["adopt", "copilot", "--check"], { HOME: trustedHome });
         expect(healthy.code, healthy.stdout).toBe(0);
         const run = await copilotTools(copilotHome());
@@ -135,7 +182,9 @@ describe.skipIf(!avail.all)("host e2e: adopt, then Copilot CLI, Qwen Code, Droid
         // the approval Qwen recorded (~/.qwen/mcpApprovals.json, keyed by the project) is the one adopt's health check reads
         const healthy = await w.hcpx(["adopt", "qwen", "--check"], { HOME: h });
         expect(healthy.code, healthy.stdout).toBe(0);
-        expect(Object.keys(JSON.parse(readFileSync(join(h, ".qwen", "mcpApprovals.json"), "utf8")) as object)).toEqual([realpathSync(w.dir)]);
+        expect(Object.keys(JSON.parse(readFileSync(join(h, ".qwen", "mcpApprovals.json"), "utf8")) as object)).toEqual([
+          realpathSync(w.dir),
+        ]);
       });
 
       it("Factory Droid: `droid mcp list` → hcp stdio connected [project]", async () => {
@@ -175,7 +224,23 @@ describe.skipIf(!avail.all)("host e2e: adopt, then Copilot CLI, Qwen Code, Droid
         expect(r.code, `${host}: ${r.stderr}${r.stdout}`).toBe(0);
       }
       expect(w.read("~/.qwen/settings.json")).toContain("// user-wide");
-      expect((parseJsonc(w.read("~/.config/kilo/kilo.jsonc")) as { mcp: Record<string, unknown> }).mcp["hcp-user"]).toEqual({ type: "local", command: [process.execPath, DIST, "mcp", "--shape", "per-command", "--host", "kilo", "--config", w.abs(USER_CONFIG_FILE)], enabled: true });
+      expect(
+        (parseJsonc(w.read("~/.config/kilo/kilo.jsonc")) as { mcp: Record<string, unknown> }).mcp["hcp-user"],
+      ).toEqual({
+        type: "local",
+        command: [
+          process.execPath,
+          DIST,
+          "mcp",
+          "--shape",
+          "per-command",
+          "--host",
+          "kilo",
+          "--config",
+          w.abs(USER_CONFIG_FILE),
+        ],
+        enabled: true,
+      });
       const check = await w.adopt(...MORE, "--scope", "user", "--check");
       expect(check.code, check.stdout + check.stderr).toBe(0);
       expect(diffSnapshots(projBefore, snapshot(w.dir))).toEqual([]);

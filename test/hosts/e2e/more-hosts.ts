@@ -8,13 +8,22 @@ import { hc, type Raw, type Server } from "./support";
 export const MORE = ["copilot", "qwen", "droid", "qoder", "kilo", "auggie"] as const;
 export type More = (typeof MORE)[number];
 /** the npm bin of each host (test/hosts/package.json) */
-export const BINS: Record<More, string> = { copilot: "copilot", qwen: "qwen", droid: "droid", qoder: "qodercli", kilo: "kilo", auggie: "auggie" };
+export const BINS: Record<More, string> = {
+  copilot: "copilot",
+  qwen: "qwen",
+  droid: "droid",
+  qoder: "qodercli",
+  kilo: "kilo",
+  auggie: "auggie",
+};
 
 const binDir = join(hc.HOSTS_DIR, "node_modules", ".bin");
 export const bin = (h: More) => join(binDir, BINS[h]);
 export function moreAvailable(): { all: boolean; reason: string } {
   const missing = MORE.filter((h) => !existsSync(bin(h)));
-  const reason = missing.length ? `host programs missing in ${hc.HOSTS_DIR} (${missing.map((h) => BINS[h]).join(", ")}): run scripts/install-hosts.sh` : "";
+  const reason = missing.length
+    ? `host programs missing in ${hc.HOSTS_DIR} (${missing.map((h) => BINS[h]).join(", ")}): run scripts/install-hosts.sh`
+    : "";
   if (missing.length) console.warn(`[host e2e] SKIPPED: ${reason}`);
   return { all: missing.length === 0, reason };
 }
@@ -40,8 +49,17 @@ export interface Listing {
 }
 
 /** Run `<bin> <args>` in `cwd` with HOME `home`; no network at all where unshare allows it. */
-export async function runHost(h: More, args: string[], o: { home: string; cwd: string; env?: Record<string, string>; offline?: boolean; timeoutMs?: number }): Promise<Raw> {
-  return hc.run(bin(h), args, { cwd: o.cwd, env: { ...env(o.home, o.env), PWD: o.cwd }, timeoutMs: o.timeoutMs ?? 120_000, ...(o.offline === false ? {} : { offline: true }) } as Parameters<typeof hc.run>[2]);
+export async function runHost(
+  h: More,
+  args: string[],
+  o: { home: string; cwd: string; env?: Record<string, string>; offline?: boolean; timeoutMs?: number },
+): Promise<Raw> {
+  return hc.run(bin(h), args, {
+    cwd: o.cwd,
+    env: { ...env(o.home, o.env), PWD: o.cwd },
+    timeoutMs: o.timeoutMs ?? 120_000,
+    ...(o.offline === false ? {} : { offline: true }),
+  } as Parameters<typeof hc.run>[2]);
 }
 
 /**
@@ -67,7 +85,15 @@ export function parseCheckList(text: string): Server[] {
     const m = /^([✓✗○●…])\s+(\S[^:]*?): (.*) - (\w[\w ]*?)(?: · .*)?$/u.exec(line.trim());
     if (!m) continue;
     const word = m[4]!.trim();
-    out.push({ name: m[2]!, status: ({ Connected: "connected", Disconnected: "failed", "Pending approval": "pending" } as Record<string, string>)[word] ?? word.toLowerCase(), command: m[3], detail: word });
+    out.push({
+      name: m[2]!,
+      status:
+        ({ Connected: "connected", Disconnected: "failed", "Pending approval": "pending" } as Record<string, string>)[
+          word
+        ] ?? word.toLowerCase(),
+      command: m[3],
+      detail: word,
+    });
   }
   return out;
 }
@@ -105,15 +131,28 @@ export function parseAuggieStart(text: string): Server[] {
 export async function listing(h: Exclude<More, "auggie">, o: { home: string; cwd: string }): Promise<Listing> {
   const raw = await runHost(h, ["mcp", "list"], o);
   const text = raw.stdout + "\n" + raw.stderr;
-  const servers = h === "copilot" ? parseCopilotMcpList(text) : h === "droid" ? parseDroidMcpList(text) : h === "kilo" ? parseKiloMcpList(text) : parseCheckList(text);
+  const servers =
+    h === "copilot"
+      ? parseCopilotMcpList(text)
+      : h === "droid"
+        ? parseDroidMcpList(text)
+        : h === "kilo"
+          ? parseKiloMcpList(text)
+          : parseCheckList(text);
   return { servers, raw };
 }
 
 /** Auggie pointed at a fake Augment API (`tenantURL`): its session needs accessToken, tenantURL and a `scopes` array. */
-export const auggieAuth = (url: string) => ({ AUGMENT_SESSION_AUTH: JSON.stringify({ accessToken: "fake", tenantURL: `${url}/`, scopes: ["email"] }) });
+export const auggieAuth = (url: string) => ({
+  AUGMENT_SESSION_AUTH: JSON.stringify({ accessToken: "fake", tenantURL: `${url}/`, scopes: ["email"] }),
+});
 
 /** Copilot CLI pointed at an OpenAI-compatible fake model (chat completions). */
-export const copilotModel = (url: string) => ({ COPILOT_PROVIDER_BASE_URL: `${url}/v1`, COPILOT_PROVIDER_API_KEY: "sk-fake", COPILOT_MODEL: "fake-model" });
+export const copilotModel = (url: string) => ({
+  COPILOT_PROVIDER_BASE_URL: `${url}/v1`,
+  COPILOT_PROVIDER_API_KEY: "sk-fake",
+  COPILOT_MODEL: "fake-model",
+});
 
 export function why(l: Listing, what: string): string {
   return `${what}: ${JSON.stringify(l.servers)}\nexit ${l.raw.code}${l.raw.timedOut ? " (timed out)" : ""}\nstdout:\n${l.raw.stdout.slice(-3000)}\nstderr:\n${l.raw.stderr.slice(-3000)}`;

@@ -6,7 +6,22 @@
 import { mkdirSync, symlinkSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { availability, diffSnapshots, DIST, hc, hostHome, makeWorld, expectConnected, pathWithoutHcpx, removeAfterAll, snapshot, strictJson, tmp, type Snapshot, type World } from "./support";
+import {
+  availability,
+  diffSnapshots,
+  DIST,
+  hc,
+  hostHome,
+  makeWorld,
+  expectConnected,
+  pathWithoutHcpx,
+  removeAfterAll,
+  snapshot,
+  strictJson,
+  tmp,
+  type Snapshot,
+  type World,
+} from "./support";
 
 const avail = availability();
 
@@ -28,7 +43,12 @@ describe.skipIf(!avail.all)("host e2e: the portable `hcpx mcp` entry and the plu
     symlinkSync(DIST, join(bin, "hcpx"));
     PATH = [bin, pathWithoutHcpx()].join(delimiter);
     // the user's own config, which user scope serves (the world's ledger pack, read grants)
-    w = makeWorld({ "~/.config/hcp/config.json5": `{ packs: ["$P/packs/ledger"], grants: { allow: ["ledger.accounts", "ledger.balance", "ledger.entries"] }, sandbox: { roots: ["$P"], cwd: "$P" } }\n` }, { PATH });
+    w = makeWorld(
+      {
+        "~/.config/hcp/config.json5": `{ packs: ["$P/packs/ledger"], grants: { allow: ["ledger.accounts", "ledger.balance", "ledger.entries"] }, sandbox: { roots: ["$P"], cwd: "$P" } }\n`,
+      },
+      { PATH },
+    );
     cleanup(bin, w.dir, w.home);
     projBefore = snapshot(w.dir);
     homeBefore = snapshot(w.home);
@@ -39,25 +59,51 @@ describe.skipIf(!avail.all)("host e2e: the portable `hcpx mcp` entry and the plu
       const a = await w.adopt("claude", "--write");
       expect(a.code, a.stderr).toBe(0);
       expect(a.stdout).not.toMatch(/machine-specific/);
-      expect((strictJson(w.read(".mcp.json")) as { mcpServers: Record<string, unknown> }).mcpServers.hcp).toEqual({ type: "stdio", command: "hcpx", args: ["mcp", "--shape", "per-command", "--client-host", "claude"] });
+      expect((strictJson(w.read(".mcp.json")) as { mcpServers: Record<string, unknown> }).mcpServers.hcp).toEqual({
+        type: "stdio",
+        command: "hcpx",
+        args: ["mcp", "--shape", "per-command", "--client-host", "claude"],
+      });
       const b = await w.adopt("codex", "--scope", "user", "--write");
       expect(b.code, b.stderr).toBe(0);
-      expect(w.read("~/.codex/config.toml")).toMatch(/^\[mcp_servers\.hcp-user\]\ncommand = "hcpx"\nargs = \["mcp","--shape","per-command","--host","codex","--config",".*\/\.config\/hcp\/config\.json5"\]\n/);
+      expect(w.read("~/.codex/config.toml")).toMatch(
+        /^\[mcp_servers\.hcp-user\]\ncommand = "hcpx"\nargs = \["mcp","--shape","per-command","--host","codex","--config",".*\/\.config\/hcp\/config\.json5"\]\n/,
+      );
     });
 
     describe.concurrent("the hosts start it through PATH", () => {
       it("Claude Code: `hcp: hcpx mcp - ✔ Connected` (project .mcp.json)", async () => {
-        const r = await hc.claudeMcpList({ home: home({ ".claude/settings.json": '{ "enableAllProjectMcpServers": true }\n' }), cwd: w.dir, env: { PATH } });
+        const r = await hc.claudeMcpList({
+          home: home({ ".claude/settings.json": '{ "enableAllProjectMcpServers": true }\n' }),
+          cwd: w.dir,
+          env: { PATH },
+        });
         expectConnected(r, ["hcp"], "claude mcp list");
-        expect(r.servers.find((s) => s.name === "hcp")!.command).toBe("hcpx mcp --shape per-command --client-host claude");
+        expect(r.servers.find((s) => s.name === "hcp")!.command).toBe(
+          "hcpx mcp --shape per-command --client-host claude",
+        );
       });
 
       it("Codex: app-server on a thread lists the user-scope `hcpx mcp` server's tools and calls a ledger read", async () => {
-        const r = await hc.codexMcpServerStatus({ home: home(), cwd: w.dir, thread: true, env: { PATH }, call: { server: "hcp-user", tool: "ledger__balance", arguments: { account: "checking" } } });
+        const r = await hc.codexMcpServerStatus({
+          home: home(),
+          cwd: w.dir,
+          thread: true,
+          env: { PATH },
+          call: { server: "hcp-user", tool: "ledger__balance", arguments: { account: "checking" } },
+        });
         expect(r.error, r.raw.stderr.slice(-2000)).toBeUndefined();
         expectConnected(r, ["hcp-user"], "codex mcpServerStatus/list");
-        expect(r.servers.find((s) => s.name === "hcp-user")!.tools!.sort()).toEqual(["hcp__read_skill", "ledger__accounts", "ledger__balance", "ledger__entries"]);
-        expect(r.callResult).toMatchObject({ isError: false, structuredContent: { ok: true, data: { account: "checking", balance: 1200 } } });
+        expect(r.servers.find((s) => s.name === "hcp-user")!.tools!.sort()).toEqual([
+          "hcp__read_skill",
+          "ledger__accounts",
+          "ledger__balance",
+          "ledger__entries",
+        ]);
+        expect(r.callResult).toMatchObject({
+          isError: false,
+          structuredContent: { ok: true, data: { account: "checking", balance: 1200 } },
+        });
       });
     });
 
@@ -66,7 +112,8 @@ describe.skipIf(!avail.all)("host e2e: the portable `hcpx mcp` entry and the plu
       expect((await w.adopt("claude", "--scope", "user", "--write")).code).toBe(0);
       const r = await hc.claudeMcpList({ home: home(), cwd: w.dir, env: { PATH } });
       expectConnected(r, ["hcp-user"], "claude mcp list (user scope)");
-      for (const h of ["claude", "codex"]) expect((await w.adopt(h, "--scope", "user", "--remove", "--write")).code).toBe(0);
+      for (const h of ["claude", "codex"])
+        expect((await w.adopt(h, "--scope", "user", "--remove", "--write")).code).toBe(0);
       expect(diffSnapshots(projBefore, snapshot(w.dir))).toEqual([]);
       expect(diffSnapshots(homeBefore, snapshot(w.home))).toEqual([]);
     });
@@ -85,7 +132,11 @@ describe.skipIf(!avail.all)("host e2e: the portable `hcpx mcp` entry and the plu
       expect([...(v.provides?.skills ?? [])].sort()).toEqual(["hcp-packs:hcp", "hcp-packs:ledger"]);
       // loaded by Claude Code for a session: the plugin's server starts through PATH
       const h = home();
-      const raw = await hc.run(hc.hostBin("claude"), ["--plugin-dir", dir, "mcp", "list"], { cwd: w.dir, env: hc.hostEnv(h, { PATH }), timeoutMs: 60_000 });
+      const raw = await hc.run(hc.hostBin("claude"), ["--plugin-dir", dir, "mcp", "list"], {
+        cwd: w.dir,
+        env: hc.hostEnv(h, { PATH }),
+        timeoutMs: 60_000,
+      });
       // (hostcli's parser stops at the first ':', and a plugin server is named plugin:<plugin>:<server>)
       expect(raw.stdout, raw.stderr).toMatch(/^plugin:hcp-packs:hcp: hcpx mcp - ✔ Connected$/mu);
     });
@@ -102,11 +153,19 @@ describe.skipIf(!avail.all)("host e2e: the portable `hcpx mcp` entry and the plu
       cleanup(h);
       mkdirSync(join(h, ".gemini"), { recursive: true });
       const env = hc.hostEnv(h, { PATH, GEMINI_CLI_TRUST_WORKSPACE: "true" });
-      const link = await hc.run(hc.hostBin("gemini"), ["extensions", "link", "--consent", dir], { cwd: h, env, timeoutMs: 90_000 });
+      const link = await hc.run(hc.hostBin("gemini"), ["extensions", "link", "--consent", dir], {
+        cwd: h,
+        env,
+        timeoutMs: 90_000,
+      });
       expect(link.code, link.stderr + link.stdout).toBe(0);
       const raw = await hc.run(hc.hostBin("gemini"), ["mcp", "list"], { cwd: w.dir, env, timeoutMs: 90_000 });
       const servers = hc.parseGeminiMcpList(raw.stderr + "\n" + raw.stdout);
-      expectConnected({ ok: raw.code === 0, servers, raw }, ["hcp (from hcp-packs)"], "gemini mcp list (linked extension)");
+      expectConnected(
+        { ok: raw.code === 0, servers, raw },
+        ["hcp (from hcp-packs)"],
+        "gemini mcp list (linked extension)",
+      );
     });
   });
 });

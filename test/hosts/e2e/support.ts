@@ -3,7 +3,19 @@
 // snapshots, and copies of HOME for the hosts to scribble in.
 import { afterAll, expect } from "vitest";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { HCPX, REPO, runHcpx, scratchProject, tmp, type RunResult } from "../../support/hcpx";
@@ -53,14 +65,37 @@ export interface HostCli {
   HOSTS_DIR: string;
   hostsAvailable(): Record<"claude" | "gemini" | "codex" | "opencode" | "inspector", boolean>;
   claudeMcpList(o: ListOpts): Promise<HostResult>;
-  claudeMcpGet(name: string, o: ListOpts): Promise<HostResult & { server: { name: string; status: string; scope?: string; type?: string; command?: string; args?: string } }>;
-  claudePluginValidate(dir: string, o?: { strict?: boolean }): Promise<HostResult & { errors: unknown[]; warnings: unknown[]; provides: { mcpServers?: { name: string }[]; skills?: unknown[] } | null; report: unknown }>;
+  claudeMcpGet(
+    name: string,
+    o: ListOpts,
+  ): Promise<
+    HostResult & {
+      server: { name: string; status: string; scope?: string; type?: string; command?: string; args?: string };
+    }
+  >;
+  claudePluginValidate(
+    dir: string,
+    o?: { strict?: boolean },
+  ): Promise<
+    HostResult & {
+      errors: unknown[];
+      warnings: unknown[];
+      provides: { mcpServers?: { name: string }[]; skills?: unknown[] } | null;
+      report: unknown;
+    }
+  >;
   geminiMcpList(o: ListOpts & { trust?: boolean }): Promise<HostResult & { error?: string }>;
   geminiExtensionValidate(dir: string): Promise<HostResult & { errors: string[]; warnings: string[] }>;
   opencodeMcpList(o: ListOpts): Promise<HostResult>;
-  codexMcpServerStatus(o: ListOpts & { thread?: boolean; call?: { server: string; tool: string; arguments?: Record<string, unknown> } }): Promise<HostResult & { threadId: string | null; callResult?: ToolResult; error?: string }>;
+  codexMcpServerStatus(
+    o: ListOpts & { thread?: boolean; call?: { server: string; tool: string; arguments?: Record<string, unknown> } },
+  ): Promise<HostResult & { threadId: string | null; callResult?: ToolResult; error?: string }>;
   codexInstructions(o: ListOpts): Promise<{ ok: boolean; text: string | null; raw: Raw }>;
-  run(cmd: string, args: string[], o?: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number }): Promise<Raw>;
+  run(
+    cmd: string,
+    args: string[],
+    o?: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number },
+  ): Promise<Raw>;
   hostEnv(home: string, extra?: Record<string, string>): Record<string, string>;
   /** fn() while holding one of the host-program slots (test/hosts/slots.mjs) */
   withSlot<T>(fn: (waitedMs: number) => Promise<T>): Promise<T>;
@@ -68,7 +103,20 @@ export interface HostCli {
   hostBin(host: string): string;
   parseClaudeMcpList(text: string): Server[];
   parseGeminiMcpList(text: string): Server[];
-  inspectorCall(o: { command?: string; args?: string[]; config?: string; server?: string; method?: string; toolName?: string; toolArgs?: Record<string, unknown>; serverEnv?: Record<string, string>; cwd?: string; timeoutMs?: number }): Promise<HostResult & { result: (ToolResult & { tools?: { name: string }[] }) | null; tools?: string[]; text?: string }>;
+  inspectorCall(o: {
+    command?: string;
+    args?: string[];
+    config?: string;
+    server?: string;
+    method?: string;
+    toolName?: string;
+    toolArgs?: Record<string, unknown>;
+    serverEnv?: Record<string, string>;
+    cwd?: string;
+    timeoutMs?: number;
+  }): Promise<
+    HostResult & { result: (ToolResult & { tools?: { name: string }[] }) | null; tools?: string[]; text?: string }
+  >;
 }
 
 export const hc = (await import(pathToFileURL(join(REPO, "test", "hosts", "hostcli.mjs")).href)) as HostCli;
@@ -76,8 +124,12 @@ export const hc = (await import(pathToFileURL(join(REPO, "test", "hosts", "hostc
 /** Which host programs are installed, and a reason line when some are not. */
 export function availability(): { all: boolean; has: ReturnType<HostCli["hostsAvailable"]>; reason: string } {
   const has = hc.hostsAvailable();
-  const missing = Object.entries(has).filter(([, v]) => !v).map(([k]) => k);
-  const reason = missing.length ? `host programs missing in ${hc.HOSTS_DIR} (${missing.join(", ")}): run \`npm run test:hosts\` or scripts/install-hosts.sh` : "";
+  const missing = Object.entries(has)
+    .filter(([, v]) => !v)
+    .map(([k]) => k);
+  const reason = missing.length
+    ? `host programs missing in ${hc.HOSTS_DIR} (${missing.join(", ")}): run \`npm run test:hosts\` or scripts/install-hosts.sh`
+    : "";
   if (missing.length) console.warn(`[host e2e] SKIPPED: ${reason}`);
   return { all: missing.length === 0, has, reason };
 }
@@ -129,22 +181,43 @@ export function makeWorld(userFiles: Record<string, string> = {}, envExtra: Node
   if (git.status !== 0) throw new Error(`git init failed: ${git.stderr}`);
   const seed = spawnSync(process.execPath, [join(p.dir, "bins", "ledger.mjs"), "account", "open", "cash", "--json"], {
     cwd: p.dir,
-    env: { PATH: process.env.PATH ?? "", LEDGER_FILE: join(p.dir, "ledger.json"), LEDGER_SEED: "1", LEDGER_NOW: "2026-01-01T00:00:00Z" },
+    env: {
+      PATH: process.env.PATH ?? "",
+      LEDGER_FILE: join(p.dir, "ledger.json"),
+      LEDGER_SEED: "1",
+      LEDGER_NOW: "2026-01-01T00:00:00Z",
+    },
     encoding: "utf8",
   });
   if (seed.status !== 0) throw new Error(`seeding the ledger failed: ${seed.stderr}`);
   const abs = (rel: string) => (rel.startsWith("~/") ? join(home, rel.slice(2)) : join(p.dir, rel));
   for (const [rel, text] of Object.entries(userFiles)) {
     mkdirSync(dirname(abs(rel)), { recursive: true });
-    writeFileSync(abs(rel), text.replaceAll("$P", p.dir).replaceAll("$TINY", TINY).replaceAll("$NODE", process.execPath));
+    writeFileSync(
+      abs(rel),
+      text.replaceAll("$P", p.dir).replaceAll("$TINY", TINY).replaceAll("$NODE", process.execPath),
+    );
   }
   const env: NodeJS.ProcessEnv = { HOME: home, PATH: pathWithoutHcpx(), ...envExtra };
-  const hcpx = (args: string[], extra: NodeJS.ProcessEnv = {}) => runHcpx(args, { cwd: p.dir, env: { ...env, ...extra }, timeoutMs: 60_000 });
-  return { dir: p.dir, home, env, hcpx, adopt: (...args) => hcpx(["adopt", ...args]), read: (rel) => readFileSync(abs(rel), "utf8"), abs };
+  const hcpx = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
+    runHcpx(args, { cwd: p.dir, env: { ...env, ...extra }, timeoutMs: 60_000 });
+  return {
+    dir: p.dir,
+    home,
+    env,
+    hcpx,
+    adopt: (...args) => hcpx(["adopt", ...args]),
+    read: (rel) => readFileSync(abs(rel), "utf8"),
+    abs,
+  };
 }
 
 /** A copy of `home` for a host to run in (hosts rewrite their own files in $HOME); `files` added to the copy only. */
-export function hostHome(home: string, files: Record<string, string> = {}, append: Record<string, string> = {}): string {
+export function hostHome(
+  home: string,
+  files: Record<string, string> = {},
+  append: Record<string, string> = {},
+): string {
   const h = tmp("hcpx-e2e-hosthome-");
   cpSync(home, h, { recursive: true, verbatimSymlinks: true });
   for (const [rel, text] of Object.entries(files)) {
@@ -198,7 +271,8 @@ export function diffSnapshots(before: Snapshot, after: Snapshot): string[] {
       if (!same) lines.push(`changed: ${k}\n  before: ${show(v)}\n  after:  ${show(w)}`);
     }
   }
-  for (const [k, w] of after) if (!before.has(k)) lines.push(`added: ${k}${typeof w === "string" ? ` (${w})` : `: ${show(w)}`}`);
+  for (const [k, w] of after)
+    if (!before.has(k)) lines.push(`added: ${k}${typeof w === "string" ? ` (${w})` : `: ${show(w)}`}`);
   return lines;
 }
 
@@ -227,7 +301,12 @@ export { HCPX, REPO, tmp };
 
 /** every named server listed and connected (with the host's output in the failure message) */
 /** `adopt <host> [scope…] --remove --write` for each host (each exit 0, no warning), then the project and HOME are byte-identical to their snapshots. */
-export async function expectRemoveRestores(w: World, hosts: readonly string[], before: { proj: Snapshot; home: Snapshot }, scope: readonly string[] = []): Promise<void> {
+export async function expectRemoveRestores(
+  w: World,
+  hosts: readonly string[],
+  before: { proj: Snapshot; home: Snapshot },
+  scope: readonly string[] = [],
+): Promise<void> {
   for (const host of hosts) {
     const r = await w.adopt(host, ...scope, "--remove", "--write");
     expect(r.code, `${host}: ${r.stderr}${r.stdout}`).toBe(0);
