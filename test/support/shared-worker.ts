@@ -79,6 +79,7 @@ export const SHARED_FILES = [
   "test/arch/adapters.test.ts",
   "test/arch/door.test.ts",
   "test/arch/exits.test.ts",
+  "test/arch/format-scope.test.ts",
   "test/arch/host-json-reader.test.ts",
   "test/arch/layers.test.ts",
   "test/arch/ledger-reader.test.ts",
