@@ -36,7 +36,8 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
-import { HcpxError } from "./errors";
+import { HcpxError, hintOf } from "./errors";
+import { asUserError, ioProblem } from "./ioerror";
 import { display, isInside } from "./paths";
 import { atomicWrite, refuseHardLinked, writeStep, type FileData, type Found } from "./atomic";
 /** The door's refusal of a file with more than one name, for a caller that checks a whole plan first (src/plan/apply.ts). */
@@ -523,19 +524,27 @@ export function stagingDir(base: Base | string, parent: string, prefix = ".stagi
 
 /**
  * Replace the folder `target` with `staging` (both below `base`): the old one
- * is renamed aside, the new one renamed in, then the old one removed; when the
+ * is renamed aside (to `staging` + `aside`), the new one renamed in, then the old one removed; when the
  * second rename fails, the old folder is put back.
  */
-export function swapDir(base: Base | string, staging: string, target: string, show?: string): void {
-  const old = swapDirKeep(base, staging, target, show);
+export function swapDir(base: Base | string, staging: string, target: string, show?: string, aside?: string): void {
+  const old = swapDirKeep(base, staging, target, show, aside);
   if (old) removeTree(base, old);
 }
 
 /**
  * swapDir that keeps the old folder aside (its path is returned; undefined when there was none) until
- * the whole change succeeded: then removeTree it, or swapBack to undo the swap.
+ * the whole change succeeded: then removeTree it, or swapBack to undo the swap. `aside`: the suffix of
+ * its name there (src/app/vendor-files.ts asideName: `.kept` for a folder that may be the person's).
+ * When it cannot be put back either, the error is the first one, saying where it is (parked).
  */
-export function swapDirKeep(base: Base | string, staging: string, target: string, show?: string): string | undefined {
+export function swapDirKeep(
+  base: Base | string,
+  staging: string,
+  target: string,
+  show?: string,
+  aside = ".old",
+): string | undefined {
   // the names themselves are renamed, never what a link there points at
   const realStaging = guardParent(base, staging);
   const realTarget = guardParent(base, target, show);
@@ -548,14 +557,20 @@ export function swapDirKeep(base: Base | string, staging: string, target: string
   }
   let old: string | undefined;
   if (st) {
-    old = `${realStaging}.old`;
+    old = `${realStaging}${aside}`;
     renameSync(realTarget, old);
     writeStep();
   }
   try {
     renameSync(realStaging, realTarget);
   } catch (e) {
-    if (old) renameSync(old, realTarget);
+    if (old)
+      try {
+        renameSync(old, realTarget);
+      } catch (again) {
+        // the first error is the one reported, with where the old folder now is
+        throw parked(e, old, target, again);
+      }
     throw e;
   }
   writeStep();
@@ -564,8 +579,42 @@ export function swapDirKeep(base: Base | string, staging: string, target: string
 
 /** Undo swapDirKeep: the folder swapped in at `target` removed, and the old one (if there was one) renamed back. */
 export function swapBack(base: Base | string, old: string | undefined, target: string, show?: string): void {
-  removeTree(base, target, show);
-  if (old) renameSync(guardParent(base, old), guardParent(base, target, show));
+  try {
+    removeTree(base, target, show);
+    if (old) renameSync(guardParent(base, old), guardParent(base, target, show));
+  } catch (e) {
+    throw old ? parked(e, old, target) : e;
+  }
+}
+
+/**
+ * `first` (what made the swap or its undo fail; its code kept) told with where the old folder of
+ * `target` was left (`old`), why it could not be put back (`again`, when that was a second failure)
+ * and how to move it back by hand. Not a user error (a bug): its message says the same.
+ */
+function parked(first: unknown, old: string, target: string, again?: unknown): unknown {
+  const why = again === undefined ? "" : ` (${oneLine(again)})`;
+  const at = `the folder that was at ${display(target)} is left at ${display(old)}: it could not be put back${why}`;
+  const todo =
+    `move it back by hand: move away what is at ${display(target)} now (if anything), ` +
+    `then rename ${display(old)} to ${display(target)}`;
+  const e = asUserError(first);
+  if (!(e instanceof HcpxError)) {
+    if (e instanceof Error) e.message += `; ${at}; ${todo}`;
+    return e;
+  }
+  const [p, ...rest] = e.problems;
+  const hint = hintOf(p!);
+  const told = { ...p!, message: `${p!.message}; ${at}`, hint: hint ? `${todo}; then: ${hint}` : todo };
+  return new HcpxError([told, ...rest], e.exitCode);
+}
+
+/** An error on one line, for a message. */
+function oneLine(e: unknown): string {
+  if (e instanceof HcpxError) return e.problems[0]?.message ?? e.message;
+  const io = ioProblem(e);
+  if (io) return `${io.message}${io.file ? `: ${io.file}` : ""}`;
+  return e instanceof Error ? e.message : String(e);
 }
 
 /** A fresh private scratch folder under the OS temp dir (a fetch's download); remove it with removeScratch. */

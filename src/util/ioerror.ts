@@ -31,6 +31,7 @@ const WORDS: Record<string, [string, string]> = {
   ETXTBSY: ["the file is busy (a running program)", "try again when the program has ended"],
   ENOENT: ["a directory on the way does not exist", "check the path"],
   EXDEV: ["crosses file systems", "keep the file and its temp file on one file system"],
+  ENOTEMPTY: ["a folder is in the way (not empty)", "move that folder away, then run the command again"],
 };
 
 const VERB: Record<string, string> = {
