@@ -121,9 +121,13 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
     widened = change ? widenedVerbs(change) : [];
     if (widened.length) w = withdrawGrants(loadProject({ config: opts.config }), opts, id, widened);
     was = { entry: recordReplacing(root, id, hashesOf(fetched), target) };
-    old = swapInKeep(root, staging, target);
+    // a folder that is not exactly what hcp.lock or the record says hcpx wrote goes aside as `.kept`: never swept
+    old = swapInKeep(root, staging, target, [locked.packs[id]?.files, was.entry?.files]);
   } catch (e) {
-    // the swap failed (once `was` is set): the folder that was there is there
+    // the swap failed (once `was` is set): the new version is not in the folder. The record's entry goes back
+    // to what it was before this add also when the old folder could not be put back (the error names where it
+    // is left, src/util/door.ts swapDirKeep): that is what hcpx last wrote in it, and its files as they are
+    // (recordReplacing's `replacing`, maybe the person's own) are not made hcpx's by an add that did not happen
     takeBack(e, [dropStaged(root, staging), ...(was ? [recordBack(root, id, was.entry)] : [])]);
   }
   const files = hashesOf(fetched);
@@ -234,7 +238,10 @@ async function lockAndActivate(
     takeBack(e, [
       {
         left: `${display(target)} was not put back as it was${aside}`,
-        then: `check ${display(target)}, and run \`hcpx pack install\` to put back what hcp.lock records`,
+        then: got.old?.endsWith(".kept")
+          ? `check ${display(target)}: move its old folder ${display(got.old)} back by hand (see above); ` +
+            "it may be yours: `hcpx pack install` never removes it"
+          : `check ${display(target)}, and run \`hcpx pack install\` to put back what hcp.lock records`,
         run: () => swapOut(root, got.old, target),
       },
       {

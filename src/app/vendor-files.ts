@@ -2,7 +2,8 @@
 // door (src/util/door.ts) with the project root as its base, and a pack's folder is swapped in whole.
 import { guard, swapBack, swapDir, swapDirKeep, type Base } from "../util/door";
 import { display } from "../util/paths";
-import { diffHashes, lockFile, packDir } from "../packs/lock";
+import { existsSync } from "node:fs";
+import { diffHashes, hashTree, lockFile, packDir } from "../packs/lock";
 import { HcpxError, fail, hintOf } from "../util/errors";
 import { asUserError, ioProblem } from "../util/ioerror";
 
@@ -18,14 +19,34 @@ export function packTarget(root: string, id: string): string {
   return target;
 }
 
+/** File lists hcpx wrote in a pack's folder: its hcp.lock entry's, its record entry's (either may be absent). */
+export type Known = (Record<string, string> | undefined)[];
+
+/**
+ * The suffix of the name a pack's folder gets while it is swapped out (src/util/door.ts swapDirKeep):
+ * `.old` when it holds exactly files hcpx wrote there (one of `known`), a copy the sweep
+ * (./vendor-sweep.ts) puts back or removes; `.kept` for anything else (it may be the person's own, e.g.
+ * under `pack add --force`): no sweep removes it, only the swap that succeeded (the person's --force).
+ */
+export function asideName(target: string, known: Known): ".old" | ".kept" {
+  let now: Record<string, string>;
+  try {
+    if (!existsSync(target)) return ".old"; // nothing goes aside
+    now = hashTree(target);
+  } catch {
+    return ".kept"; // a link, a special file, more than a pack holds: not a copy hcpx made
+  }
+  return known.some((k) => k !== undefined && diffHashes(k, now).length === 0) ? ".old" : ".kept";
+}
+
 /** Replace `target` with `staging` (renames inside the project; the old folder is removed after). */
-export function swapIn(root: string, staging: string, target: string): void {
-  swapDir(baseOf(root), staging, target, display(target));
+export function swapIn(root: string, staging: string, target: string, known: Known = []): void {
+  swapDir(baseOf(root), staging, target, display(target), asideName(target, known));
 }
 
 /** swapIn that keeps the old folder aside until the change succeeded (src/util/door.ts swapDirKeep): its path, if any. */
-export function swapInKeep(root: string, staging: string, target: string): string | undefined {
-  return swapDirKeep(baseOf(root), staging, target, display(target));
+export function swapInKeep(root: string, staging: string, target: string, known: Known): string | undefined {
+  return swapDirKeep(baseOf(root), staging, target, display(target), asideName(target, known));
 }
 
 /** Undo swapInKeep: the new folder removed, the old one (if any) back at `target`. */

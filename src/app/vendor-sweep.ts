@@ -1,17 +1,23 @@
 // What a killed `hcpx pack add / update / install` leaves in .hcp/packs, put right by the next one
 // (src/util/door.ts stagingDir, swapDirKeep): its staging folder `.staging-<pid>-<rand>` (the
 // fetched copy, never swapped in), and, when it was killed between the swap's two renames or before
-// the old folder was removed, the old folder renamed aside to `.staging-<pid>-<rand>.old`. Only a
-// dead writer's folders are touched (a live pid's run is under way).
+// the old folder was removed, the old folder renamed aside to `.staging-<pid>-<rand>.old` (or
+// `.kept`, below). Only a dead writer's folders are touched (a live pid's run is under way).
 // - A folder that holds exactly what hcp.lock records for a pack whose folder is missing is put in
 //   its place: the locked bytes, without fetching them again (an old folder, killed between the
 //   swap's renames; a fetched copy, killed before install's swap).
-// - Every other folder of a dead run is removed: a fetched copy, or an old folder the lock no longer
-//   needs (the pack's folder is there). One that holds the locked files of a pack whose folder
-//   differs from the lock is kept while it does (pack install fetches the locked files; the next
-//   sweep removes it).
-// `.hcp/packs` is hcpx's own: everything here is reproducible from hcp.lock and its sources. A link named
-// like a run's folder is not one (a run makes folders): it is left alone, never followed.
+// - Every other folder of a dead run but a `.kept` one is removed: a fetched copy, or an old folder
+//   the lock no longer needs (the pack's folder is there). One that holds the locked files of a pack
+//   whose folder differs from the lock is kept while it does (pack install fetches the locked files;
+//   the next sweep removes it).
+// - A folder set aside as `.staging-<pid>-<rand>.kept` is never removed nor moved, only named in what
+//   the sweep says: the swap named it so because it was not exactly what hcpx wrote there (hcp.lock's
+//   or the record's files: src/app/vendor-files.ts asideName), so it may be the person's own (a
+//   `pack add --force` over a folder of theirs, killed, or failed with its old folder not put back).
+//   The person moves it back or removes it.
+// `.hcp/packs` is hcpx's own: everything here but a `.kept` folder is reproducible from hcp.lock and
+// its sources. A link named like a run's folder is not one (a run makes folders): it is left alone,
+// never followed.
 import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { pidAlive } from "../util/fsio";
@@ -21,7 +27,7 @@ import { removeDir } from "../packs/source";
 import { baseOf, packTarget, swapIn } from "./vendor-files";
 import { recordWritten } from "./vendor-record";
 
-const STAGING = /^\.staging-(\d+)-[0-9a-z]+(\.old)?$/;
+const STAGING = /^\.staging-(\d+)-[0-9a-z]+(\.old|\.kept)?$/;
 
 /** Put right what dead runs left in .hcp/packs (above); what was done, one line each (empty: nothing was left). */
 export function sweepStaging(root: string): string[] {
@@ -46,6 +52,14 @@ export function sweepStaging(root: string): string[] {
   // the old folders first: a run killed between the renames left both copies, and the old one is the locked
   for (const name of [...dead.filter((n) => n.endsWith(".old")), ...dead.filter((n) => !n.endsWith(".old"))]) {
     const dir = join(parent, name);
+    if (name.endsWith(".kept")) {
+      keep.add(name);
+      done.push(
+        `kept ${display(dir)}: a run that did not finish set it aside, and it is not what hcpx wrote (it may be ` +
+          "yours); move it back where it was by hand, or remove it yourself",
+      );
+      continue;
+    }
     const id = lockedIn(dir, lock);
     if (id === undefined) continue;
     const target = packDir(root, id);

@@ -235,8 +235,8 @@ function applyUpdate(
   // a file changed or added by hand while the person read the review (or this one waited) is not replaced
   const look = refuseNotLocked(root, id, entry.was, target);
   const w = withdrawGrants(project, opts, id, widenedVerbs(diff));
-  recordReplacing(root, id, entry.now.files, target, look);
-  swapIn(root, staging, target);
+  const rec = recordReplacing(root, id, entry.now.files, target, look);
+  swapIn(root, staging, target, [entry.was.files, rec?.files]);
   lock.packs[id] = entry.now;
   writeLock(root, lock);
   recordWritten(root, id, entry.now.files);

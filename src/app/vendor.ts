@@ -287,7 +287,8 @@ export function vendorInstall(opts: VendorOpts): InstallReport {
     }
   }
   // the end's sweep only after a run that did all it was asked (as before: an edited pack's old copy stays)
-  if (!opts.check && !problems.length) swept.push(...sweepStaging(root));
+  // (a folder it keeps, named by both sweeps, is said once)
+  if (!opts.check && !problems.length) for (const l of sweepStaging(root)) if (!swept.includes(l)) swept.push(l);
   return {
     lock: display(lockFile(root)),
     packs: results,
@@ -344,8 +345,8 @@ function restoreLocked(
     const look = at.force ? undefined : lookAt(target, entry.files, readRecord(root)?.packs[id]);
     if (look?.state === "edited") throw new HcpxError(editedProblem(id, target, look));
     if (change) Object.assign(result, { diff: change }, grants.narrow(id, change));
-    recordReplacing(root, id, entry.files, target, look); // the folder as the look above hashed it
-    swapIn(root, staging, target);
+    const rec = recordReplacing(root, id, entry.files, target, look); // the folder as the look above hashed it
+    swapIn(root, staging, target, [entry.files, rec?.files]);
     recordWritten(root, id, entry.files);
   } catch (e) {
     removeDir(baseOf(root), staging);

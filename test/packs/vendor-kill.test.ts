@@ -3,7 +3,8 @@
 // the pack as hcp.lock records it and nothing of the killed run in .hcp/packs — its staging folder
 // and the old folder it had renamed aside (src/app/vendor-sweep.ts). A run killed between the swap's
 // two renames had taken the pack's folder away: install puts the locked copy back without fetching
-// (the source is gone). The killed runs are real processes; install and --check run in this process.
+// (the source is gone). A folder of the person's replaced by `pack add --force` is never swept. The
+// killed runs are real processes; install and --check run in this process.
 import { execFileSync } from "node:child_process";
 import {
   cpSync,
@@ -22,7 +23,8 @@ import { REPO, runHcpx, tmp } from "../support/hcpx";
 import { runInProcess } from "../support/inproc";
 import { envelope } from "../cli/helpers";
 import { diffHashes, hashTree } from "../../src/packs/lock";
-import { lockConfig, unlockConfig } from "./vendor-support";
+import { fileBytes as tree } from "../support/tree";
+import { lockConfig, newProject, unlockConfig, writeGreet } from "./vendor-support";
 
 const FIX = join(REPO, "test/fixtures/remote-pack");
 const git = (cwd: string, ...args: string[]) =>
@@ -156,6 +158,50 @@ describe.each([
       if (r.signal !== "SIGKILL") break;
     }
     expect(k).toBeGreaterThan(5); // killed on the way in and on the way back, then ran through
+  }, 60_000);
+});
+
+// The folder replaced may be the person's own (hcp.lock does not know it): `pack add --force` sets it aside
+// as `.staging-….kept` (not what hcpx wrote there), which no sweep removes. Killed at any step before the
+// add is done, the person's files are still there after the next install: in place, or in that folder.
+describe("pack add --force over the person's own folder, killed at each write step", () => {
+  it("after the next pack install the person's folder is in place or kept aside whole, and said so", async () => {
+    const shape = { version: "1.0.0", named: { hello: { operation: "read" as const } } };
+    const base = await newProject(runInProcess);
+    writeGreet(join(base, ".hcp/packs/greet"), shape);
+    writeFileSync(join(base, ".hcp/packs/greet/notes.txt"), "my notes\n");
+    writeGreet(join(base, "src-greet"), { ...shape, version: "1.0.1" });
+    const mine = tree(join(base, ".hcp/packs/greet"));
+    let setAside = 0;
+    let k = 1;
+    for (; k < 40; k++) {
+      const dir = tmp("hcpx-vkill-mine-");
+      cpSync(base, dir, { recursive: true });
+      const r = await runHcpx(["pack", "add", "./src-greet", "--force", "--yes"], {
+        cwd: dir,
+        env: { HCPX_TEST_KILL_AFTER_WRITES: String(k) },
+      });
+      if (r.signal !== "SIGKILL") {
+        expect(r.code, r.stderr).toBe(0);
+        break;
+      }
+      const i = await runInProcess(["pack", "install", "--json"], { cwd: dir });
+      expect(i.code, `after ${k} steps: ${i.stdout}${i.stderr}`).toBe(0);
+      const packs = join(dir, ".hcp/packs");
+      const kept = readdirSync(packs).filter((n) => n.startsWith(".staging-"));
+      const swept = envelope<{ swept?: string[] }>(i).data.swept ?? [];
+      const target = join(packs, "greet");
+      if (kept.length === 0) {
+        expect(tree(target), `after ${k} steps`).toEqual(mine);
+        continue;
+      }
+      setAside++;
+      expect(kept, `after ${k} steps`).toEqual([expect.stringMatching(/^\.staging-\d+-[0-9a-z]+\.kept$/)]);
+      expect(tree(join(packs, kept[0]!)), `after ${k} steps`).toEqual(mine);
+      expect(swept.join("\n"), `after ${k} steps`).toContain(`kept .hcp/packs/${kept[0]}`);
+    }
+    expect(k).toBeGreaterThan(3); // it was killed at several steps, then ran through
+    expect(setAside).toBeGreaterThan(0); // killed between the swap's renames (and after, before the folder set aside went)
   }, 60_000);
 });
 

@@ -6,7 +6,9 @@
 // folder) the test removes the staged copy (the swap's rename fails), or moves the old folder away or
 // puts a folder where the record is (a step of the take-back fails). The person must see the error that
 // made the add fail, with what was not put back and what to do. A refused `pack add --force` over a
-// folder that is a link leading out of the project leaves no staged copy behind. The commands waited on
+// folder that is a link leading out of the project leaves no staged copy behind. One over a folder of the
+// person's (not what hcpx wrote) sets it aside as `.staging-….kept`: when the take-back cannot put it back,
+// the error says where it is, and the next command's sweep leaves it there. The commands waited on
 // are real processes (runHcpx); the others run in this process.
 import {
   cpSync,
@@ -26,7 +28,7 @@ import { describe, expect, it } from "vitest";
 import { envelope, runHcpx, tmp } from "../support/hcpx";
 import { runInProcess } from "../support/inproc";
 import { fileBytes as tree } from "../support/tree";
-import { lockConfig, projectWithGreet, unlockConfig, writeGreet, type GreetShape } from "./vendor-support";
+import { lockConfig, newProject, projectWithGreet, unlockConfig, writeGreet, type GreetShape } from "./vendor-support";
 
 const greet: GreetShape = { version: "1.0.0", named: { hello: { operation: "read" } } };
 
@@ -137,6 +139,45 @@ describe("pack add --force that cannot activate, and a step of its take-back fai
     expect(i.code, i.stdout + i.stderr).toBe(0);
     expect(tree(join(dir, ".hcp/packs/greet"))).toEqual(before.pack);
     expect((await runInProcess(["pack", "install", "--check"], { cwd: dir })).code).toBe(0);
+  }, 30_000);
+});
+
+describe("pack add --force over the person's own folder, taken back, and that folder cannot be put back", () => {
+  it("`locked`, naming where the folder was left (`.kept`); the next pack install keeps it; moved back by hand", async () => {
+    const dir = await newProject(runInProcess);
+    const src = join(dir, "src-greet");
+    // a folder of the person's where the pack goes: hcp.lock does not know it, a note of theirs in it
+    const target = join(dir, ".hcp/packs/greet");
+    writeGreet(target, greet);
+    writeFileSync(join(target, "notes.txt"), "my notes\n");
+    const mine = tree(target);
+    const outside = tmp("hcpx-takeback-outside-");
+    // while it waits to activate: the new version swapped in becomes a link leading out, which the take-back
+    // refuses to remove (the old folder stays aside)
+    const { r, e } = await addWhile(dir, src, ".hcp.config.json5.lock", false, () => {
+      rmSync(target, { recursive: true });
+      symlinkSync(outside, target);
+    });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout + r.stderr).not.toMatch(/\n\s+at /); // no stack
+    expect(e.error.code).toBe("locked");
+    const [parked] = staged(dir);
+    expect(JSON.parse(files(dir)[0]!).packs).toEqual({}); // hcp.lock as before: no entry
+    // the next vendoring command's sweep (the add's process has ended): the person's folder stays, named
+    const i = await runInProcess(["pack", "install", "--json"], { cwd: dir });
+    expect(i.code, i.stdout + i.stderr).toBe(0);
+    expect(tree(join(dir, ".hcp/packs", parked!))).toEqual(mine);
+    expect(envelope(i).data.swept).toEqual([expect.stringContaining(`kept .hcp/packs/${parked}`)]);
+    // the error said where it is, and what to do
+    expect(e.error.message).toMatch(/could not be taken back whole: \.hcp\/packs\/greet was not put back as it was/);
+    expect(e.error.message).toContain(`the folder that was at .hcp/packs/greet is left at .hcp/packs/${parked}`);
+    expect(e.error.hint).toContain(`move its old folder .hcp/packs/${parked} back by hand`);
+    expect(parked).toMatch(/^\.staging-\d+-[0-9a-z]+\.kept$/);
+    // what the message says: move away what is there, rename it back
+    rmSync(target);
+    renameSync(join(dir, ".hcp/packs", parked!), target);
+    expect(tree(target)).toEqual(mine);
+    expect(tree(outside)).toEqual({});
   }, 30_000);
 });
 
