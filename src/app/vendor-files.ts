@@ -4,8 +4,8 @@ import { guard, swapBack, swapDir, swapDirKeep, type Base } from "../util/door";
 import { display } from "../util/paths";
 import { existsSync } from "node:fs";
 import { diffHashes, hashTree, lockFile, packDir } from "../packs/lock";
-import { HcpxError, fail, hintOf } from "../util/errors";
-import { asUserError, ioProblem } from "../util/ioerror";
+import { fail } from "../util/errors";
+import { errorLine, toldWithLeft } from "../util/ioerror";
 
 /** Every write of these commands goes through src/util/door.ts with the project root as its base. */
 export function baseOf(root: string): Base {
@@ -99,32 +99,11 @@ export function takeBack(first: unknown, steps: BackStep[]): never {
     try {
       step.run();
     } catch (e) {
-      failed.push({ step, why: reason(e) });
+      failed.push({ step, why: errorLine(e) });
     }
   }
   if (!failed.length) throw first;
   const left = failed.map((f) => `${f.step.left} (${f.why})`).join("; ");
   const todo = [...new Set(failed.map((f) => f.step.then))].join("; ");
-  const e = asUserError(first);
-  if (!(e instanceof HcpxError)) {
-    // a bug: reported as one, with what it left
-    if (e instanceof Error) e.message += `; what it had changed could not be taken back whole: ${left}; ${todo}`;
-    throw e;
-  }
-  const [p, ...rest] = e.problems;
-  const hint = hintOf(p!);
-  const told = {
-    ...p!,
-    message: `${p!.message}; what it had changed could not be taken back whole: ${left}`,
-    hint: hint ? `${todo}; then, for the error itself: ${hint}` : todo,
-  };
-  throw new HcpxError([told, ...rest], e.exitCode);
-}
-
-/** Why a step failed, on one line. */
-function reason(e: unknown): string {
-  if (e instanceof HcpxError) return e.problems[0]?.message ?? e.message;
-  const io = ioProblem(e);
-  if (io) return `${io.message}${io.file ? `: ${io.file}` : ""}`;
-  return e instanceof Error ? e.message : String(e);
+  throw toldWithLeft(first, `what it had changed could not be taken back whole: ${left}`, todo);
 }

@@ -36,8 +36,8 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
-import { HcpxError, hintOf } from "./errors";
-import { asUserError, ioProblem } from "./ioerror";
+import { HcpxError } from "./errors";
+import { errorLine, toldWithLeft } from "./ioerror";
 import { display, isInside } from "./paths";
 import { atomicWrite, refuseHardLinked, writeStep, type FileData, type Found } from "./atomic";
 /** The door's refusal of a file with more than one name, for a caller that checks a whole plan first (src/plan/apply.ts). */
@@ -590,31 +590,15 @@ export function swapBack(base: Base | string, old: string | undefined, target: s
 /**
  * `first` (what made the swap or its undo fail; its code kept) told with where the old folder of
  * `target` was left (`old`), why it could not be put back (`again`, when that was a second failure)
- * and how to move it back by hand. Not a user error (a bug): its message says the same.
+ * and how to move it back by hand (src/util/ioerror.ts toldWithLeft).
  */
 function parked(first: unknown, old: string, target: string, again?: unknown): unknown {
-  const why = again === undefined ? "" : ` (${oneLine(again)})`;
+  const why = again === undefined ? "" : ` (${errorLine(again)})`;
   const at = `the folder that was at ${display(target)} is left at ${display(old)}: it could not be put back${why}`;
   const todo =
     `move it back by hand: move away what is at ${display(target)} now (if anything), ` +
     `then rename ${display(old)} to ${display(target)}`;
-  const e = asUserError(first);
-  if (!(e instanceof HcpxError)) {
-    if (e instanceof Error) e.message += `; ${at}; ${todo}`;
-    return e;
-  }
-  const [p, ...rest] = e.problems;
-  const hint = hintOf(p!);
-  const told = { ...p!, message: `${p!.message}; ${at}`, hint: hint ? `${todo}; then: ${hint}` : todo };
-  return new HcpxError([told, ...rest], e.exitCode);
-}
-
-/** An error on one line, for a message. */
-function oneLine(e: unknown): string {
-  if (e instanceof HcpxError) return e.problems[0]?.message ?? e.message;
-  const io = ioProblem(e);
-  if (io) return `${io.message}${io.file ? `: ${io.file}` : ""}`;
-  return e instanceof Error ? e.message : String(e);
+  return toldWithLeft(first, at, todo);
 }
 
 /** A fresh private scratch folder under the OS temp dir (a fetch's download); remove it with removeScratch. */

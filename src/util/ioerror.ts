@@ -5,7 +5,7 @@
 // entry (src/cli/failure.ts) and `hcpx mcp`.
 import { accessSync, constants, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { HcpxError, type Problem } from "./errors";
+import { HcpxError, hintOf, type Problem } from "./errors";
 import { display } from "./paths";
 
 const WORDS: Record<string, [string, string]> = {
@@ -108,4 +108,33 @@ export function ioProblem(e: unknown): Problem | undefined {
 export function asUserError(e: unknown): unknown {
   const p = ioProblem(e);
   return p ? new HcpxError(p) : e;
+}
+
+/** Why `e` happened, on one line (for a message that names a second failure beside the first). */
+export function errorLine(e: unknown): string {
+  if (e instanceof HcpxError) return e.problems[0]?.message ?? e.message;
+  const io = ioProblem(e);
+  if (io) return `${io.message}${io.file ? `: ${io.file}` : ""}`;
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * `first`, the error that made a command fail (its code kept), told with what its undoing left (`left`,
+ * added to its message) and what to do about that (`todo`, first in its hint). Not a user error (a bug):
+ * its message says the same, and it stays a bug.
+ */
+export function toldWithLeft(first: unknown, left: string, todo: string): unknown {
+  const e = asUserError(first);
+  if (!(e instanceof HcpxError)) {
+    if (e instanceof Error) e.message += `; ${left}; ${todo}`;
+    return e;
+  }
+  const [p, ...rest] = e.problems;
+  const hint = hintOf(p!);
+  const told = {
+    ...p!,
+    message: `${p!.message}; ${left}`,
+    hint: hint ? `${todo}; then, for the error itself: ${hint}` : todo,
+  };
+  return new HcpxError([told, ...rest], e.exitCode);
 }
