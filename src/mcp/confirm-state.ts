@@ -14,8 +14,10 @@
 // id, so an instance holding another key says so instead of "tampered".
 // Spent states are remembered in memory and, when given, in a store every
 // instance shares (`spend`): an answer runs at most one call across them.
-// Pure node:crypto: no SDK here.
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+// Pure node:crypto: no SDK here. A process's random key (and node:crypto with it, src/util/builtins.ts)
+// is made at the first state minted or checked, not with the server: a start that asks nothing never
+// loads node:crypto.
+import { nodeCrypto } from "../util/builtins";
 export { argsHash } from "../util/argshash";
 
 /** What one state binds. */
@@ -98,14 +100,15 @@ const PREFIX = "hcpx1.";
 
 /** What a confirm state binds of the question a person was shown: sha256 (hex) of its text. */
 export function questionHash(text: string): string {
-  return createHash("sha256").update("hcpx.question\0").update(text, "utf8").digest("hex");
+  return nodeCrypto().createHash("sha256").update("hcpx.question\0").update(text, "utf8").digest("hex");
 }
 
 export class ConfirmStates {
-  private readonly key: Uint8Array;
+  /** the key given, else this process's random one, made at the first state minted or checked (above) */
+  private keyBytes?: Uint8Array;
+  private keyId?: string;
   private readonly ttlMs: number;
   private readonly now: () => number;
-  private readonly kid: string;
   private readonly spend?: (nonce: string, exp: number) => boolean;
   private readonly keySource?: string;
   /** nonce → expiry of the states already answered (kept until they expire) */
@@ -113,12 +116,25 @@ export class ConfirmStates {
 
   constructor(opts: ConfirmStateOptions = {}) {
     if (opts.key && opts.key.length < 32) throw new Error("the requestState key must be at least 32 bytes");
-    this.key = opts.key ?? randomBytes(32);
+    this.keyBytes = opts.key;
     this.ttlMs = opts.ttlMs ?? 10 * 60_000;
     this.now = opts.now ?? Date.now;
-    this.kid = createHash("sha256").update("hcpx.requestState.kid\0").update(this.key).digest("base64url").slice(0, 11);
     this.spend = opts.spend;
     this.keySource = opts.keySource;
+  }
+
+  private get key(): Uint8Array {
+    return (this.keyBytes ??= nodeCrypto().randomBytes(32));
+  }
+
+  /** the key's id, which each state names (not secret: a hash prefix) */
+  private get kid(): string {
+    return (this.keyId ??= nodeCrypto()
+      .createHash("sha256")
+      .update("hcpx.requestState.kid\0")
+      .update(this.key)
+      .digest("base64url")
+      .slice(0, 11));
   }
 
   mint(b: ConfirmBinding): string {
@@ -132,7 +148,7 @@ export class ConfirmStates {
       ...(b.stage ? { stage: b.stage } : {}),
       ...(b.inputs && Object.keys(b.inputs).length ? { inputs: b.inputs } : {}),
       ...(b.use ? { use: b.use } : {}),
-      nonce: randomBytes(16).toString("base64url"),
+      nonce: nodeCrypto().randomBytes(16).toString("base64url"),
       exp: this.now() + this.ttlMs,
       k: this.kid,
     };
@@ -164,7 +180,7 @@ export class ConfirmStates {
     const body = rest.slice(0, dot);
     const mac = Buffer.from(rest.slice(dot + 1), "base64url");
     const want = Buffer.from(this.sign(body), "base64url");
-    if (mac.length !== want.length || !timingSafeEqual(mac, want)) {
+    if (mac.length !== want.length || !nodeCrypto().timingSafeEqual(mac, want)) {
       const k = this.claimedKid(body);
       if (k !== undefined && k !== this.kid) {
         throw new ConfirmStateError(
@@ -249,7 +265,7 @@ export class ConfirmStates {
   }
 
   private sign(body: string): string {
-    return createHmac("sha256", this.key).update(`hcpx.requestState.v1\0${body}`).digest("base64url");
+    return nodeCrypto().createHmac("sha256", this.key).update(`hcpx.requestState.v1\0${body}`).digest("base64url");
   }
 
   private sweep(now: number): void {

@@ -2,9 +2,10 @@
 // mcp adapter's server): no shell, the exact env given, its own process group
 // (so a cancel or a timeout can stop the group and every descendant, wrap.ts
 // terminateTree). A sandbox around the child hooks here, once, for every kind.
-import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
+import type { ChildProcess, StdioOptions } from "node:child_process";
 import { closeSync, openSync, readdirSync, readSync } from "node:fs";
 import type { Readable } from "node:stream";
+import { childProcess } from "../util/builtins";
 
 /** The most of a report kept (ChildSpec.report): bubblewrap's status is two short lines. */
 const REPORT_CAP = 4096;
@@ -32,7 +33,7 @@ export function spawnChild(spec: ChildSpec): ChildProcess {
   const devNull = shut.length ? openSync("/dev/null", "r") : -1; // close-on-exec, as every fd Node opens
   let child: ChildProcess;
   try {
-    child = spawn(spec.command, spec.argv, {
+    child = childProcess().spawn(spec.command, spec.argv, {
       cwd: spec.cwd,
       env: spec.env,
       shell: false,

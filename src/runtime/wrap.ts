@@ -2,13 +2,13 @@
 // one argv element, never a shell), resolve the bin inside the sandbox, spawn
 // it in its own process group with a minimal environment, and turn what it
 // did into an envelope. node:child_process only (this is the exec hot path).
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, resolve } from "node:path";
 import type { Command, Pack, Project } from "../pack/model";
 import type { WrapSpec } from "../pack/schema";
 import { display, isInside } from "../util/paths";
 import { removeFile } from "../util/door";
+import { childProcess } from "../util/builtins";
 import { argText, type ArgValues } from "./args";
 import { failure, type Envelope, type Failure } from "./envelope";
 import { forbiddenEnvOf } from "../pack/envrules";
@@ -396,7 +396,7 @@ function psChildren(): (p: number) => number[] {
   const byParent = new Map<number, number[]>();
   const ps = ["/bin/ps", "/usr/bin/ps"].find((f) => existsSync(f));
   if (ps) {
-    const r = spawnSync(ps, ["-A", "-o", "pid=", "-o", "ppid="], {
+    const r = childProcess().spawnSync(ps, ["-A", "-o", "pid=", "-o", "ppid="], {
       encoding: "utf8",
       timeout: 2000,
       stdio: ["ignore", "pipe", "ignore"],

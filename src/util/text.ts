@@ -1,6 +1,6 @@
 // Small text helpers shared by the file-format handlers.
-import { createHash } from "node:crypto";
 import { HcpxError } from "./errors";
+import { nodeCrypto } from "./builtins";
 
 /** 1-based line and column of a character offset. */
 export function lineCol(text: string, offset: number): { line: number; column: number } {
@@ -16,7 +16,7 @@ export function lineCol(text: string, offset: number): { line: number; column: n
 }
 
 export function sha256(s: string): string {
-  return createHash("sha256").update(s, "utf8").digest("hex");
+  return nodeCrypto().createHash("sha256").update(s, "utf8").digest("hex");
 }
 
 export function eolOf(text: string | undefined): string {

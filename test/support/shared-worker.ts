@@ -175,6 +175,7 @@ export const SHARED_FILES = [
   "test/mcp/prompts.test.ts",
   "test/mcp/skipped-settings.test.ts",
   "test/mcp/stamp.test.ts",
+  "test/mcp/start-builtins.test.ts",
   "test/mcp/start-cache.test.ts",
   "test/mcp/stdin-eof.test.ts",
   "test/mcp/system-layers.test.ts",
