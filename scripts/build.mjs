@@ -385,7 +385,27 @@ const HOSTS_INDEX = await hostsIndex();
 // every one of them; a user's own cache only for exec's two and mcp's (src/cli/load-command.ts)
 const CODE_CACHED = Object.keys(CJS_COMMANDS);
 /** plugins of a command's bundle beyond the usual two (json5 vendored, the mcp adapter lazy) */
-const CJS_PLUGINS = { exec: [vendorJson5, lazyAdapter, execSchemas, execSandbox], program: [programCommands] };
+/**
+ * `hcpx mcp`'s bundle: what the MCP SDK server imports from its platform shims (`@modelcontextprotocol/server/_shims`)
+ * comes from src/mcp/sdk-shims.ts, which loads the SDK's JSON Schema validator (ajv, through the SDK's own shim:
+ * src/mcp/sdk-ajv.ts) at its first use, not at the SDK's load (callgrind, a start to the first tools/list: ~835 M
+ * -> ~820 M instructions). Only the SDK's own imports are taken there.
+ */
+const sdkShims = {
+  name: "sdk-shims",
+  setup(b) {
+    b.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, (args) =>
+      /[/\\]node_modules[/\\]@modelcontextprotocol[/\\]server[/\\]/.test(args.importer)
+        ? { path: join(root, "src", "mcp", "sdk-shims.ts") }
+        : undefined,
+    );
+  },
+};
+const CJS_PLUGINS = {
+  exec: [vendorJson5, lazyAdapter, execSchemas, execSandbox],
+  program: [programCommands],
+  mcp: [vendorJson5, lazyAdapter, sdkShims],
+};
 /**
  * esbuild's options for the bundle of command `name` but its entry point, and a key: commands with the same
  * key share one esbuild call (their own plugins or define, adopt's hosts index, make a call of its own)

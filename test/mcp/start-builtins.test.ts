@@ -4,6 +4,9 @@
 // neither hashes with node:crypto, signs, nor spawns: they load when first used (src/util/builtins.ts), and
 // the random requestState key is made at the first state minted or checked (src/mcp/confirm-state.ts). Node
 // itself lists what it loaded (process.moduleLoadList, test/fixtures/preload/loaded-at-exit.cjs).
+// Likewise the SDK's JSON Schema validator, ajv (~15 M: ~835 M -> ~820 M): its modules ran with the SDK's
+// platform shim; they run at the first schema the server validates, a legacy client's answer to a form
+// question (src/mcp/sdk-shims.ts), seen here as the ~40 modules ajv marks __esModule when they run.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,15 +18,34 @@ import { ledgerProject, writeConfig } from "./support";
 const PRELOAD = join(REPO, "test", "fixtures", "preload", "loaded-at-exit.cjs");
 const LATE = /^NativeModule (crypto|child_process)$/;
 
+/** counts the modules marked __esModule as they run (ajv's ~40 in hcpx mcp's bundle), into $ES_MODULES_AT_EXIT */
+const ES_MODULES = join(REPO, "test", "fixtures", "preload", "es-modules-at-exit.cjs");
+
+type Msg = { id?: number; method?: string; result?: Record<string, unknown> };
+
 /**
  * One `hcpx mcp` given `input`, stdin closed once every request in it is answered (a call running at stdin's end
- * would be cancelled): its answers by id, and the builtins of LATE it loaded.
+ * would be cancelled), a request of the server's answered with `answer`'s result: its answers by id, the builtins
+ * of LATE it loaded, and the modules marked __esModule (ES_MODULES).
  */
-async function session(dir: string, home: string, input: string, env: Record<string, string> = {}) {
+async function session(
+  dir: string,
+  home: string,
+  input: string,
+  opts: { env?: Record<string, string>; answer?: (m: Msg) => unknown } = {},
+) {
   const out = join(tmp("hcpx-mcp-loaded-"), "report.txt");
-  const child = spawn(process.execPath, ["-r", PRELOAD, HCPX, "mcp"], {
+  const esOut = join(tmp("hcpx-mcp-loaded-"), "es-modules.txt");
+  const child = spawn(process.execPath, ["-r", PRELOAD, "-r", ES_MODULES, HCPX, "mcp"], {
     cwd: dir,
-    env: { PATH: process.env.PATH ?? "", HOME: home, LOADED_AT_EXIT: out, HCPX_AUDIT_LOG: "off", ...env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: home,
+      LOADED_AT_EXIT: out,
+      ES_MODULES_AT_EXIT: esOut,
+      HCPX_AUDIT_LOG: "off",
+      ...opts.env,
+    },
     stdio: ["pipe", "pipe", "pipe"],
   });
   const ids = input
@@ -31,16 +53,18 @@ async function session(dir: string, home: string, input: string, env: Record<str
     .filter(Boolean)
     .map((l) => (JSON.parse(l) as { id?: number }).id)
     .filter((id) => id !== undefined);
-  const byId = new Map<number, { result?: Record<string, unknown> }>();
+  const byId = new Map<number, Msg>();
   let buf = "";
   let err = "";
   child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
   child.stdout.setEncoding("utf8").on("data", (d: string) => {
     buf += d;
     for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
-      const m = JSON.parse(buf.slice(0, nl)) as { id?: number; result?: Record<string, unknown> };
+      const m = JSON.parse(buf.slice(0, nl)) as Msg;
       buf = buf.slice(nl + 1);
-      if (m.id !== undefined) byId.set(m.id, m);
+      if (m.method !== undefined && m.id !== undefined)
+        child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: opts.answer?.(m) ?? {} }) + "\n");
+      else if (m.id !== undefined) byId.set(m.id, m);
       if (ids.every((id) => byId.has(id))) child.stdin.end();
     }
   });
@@ -57,6 +81,7 @@ async function session(dir: string, home: string, input: string, env: Record<str
     late: readFileSync(out, "utf8")
       .split("\n")
       .filter((m) => LATE.test(m)),
+    esModules: Number(readFileSync(esOut, "utf8")),
   };
 }
 
@@ -74,6 +99,8 @@ describe("hcpx mcp's start path", () => {
           `${era}, ${start} start`,
         ).toContain("hcp");
         expect(s.late, `${era}, ${start} start`).toEqual([]);
+        // ajv's modules did not run (it marks ~40; whatever else of the bundle does is far fewer)
+        expect(s.esModules, `${era}, ${start} start`).toBeLessThan(10);
       }
     }
   });
@@ -101,9 +128,43 @@ describe("hcpx mcp's start path", () => {
     };
     const args = { pack: "ledger", verb: "transfer", args: { from: "checking", to: "savings", amount: 7 } };
     const transfer = mcpLine({ id: 3, method: "tools/call", params: { name: "hcp", arguments: args, _meta } });
-    const asked = await session(l.dir, l.home, mcpStart("modern") + transfer, { LEDGER_FILE: l.ledger });
+    const asked = await session(l.dir, l.home, mcpStart("modern") + transfer, { env: { LEDGER_FILE: l.ledger } });
     expect(asked.byId.get(3)?.result).toMatchObject({ resultType: "input_required" });
     expect(typeof asked.byId.get(3)?.result?.requestState).toBe("string");
     expect(asked.late).toEqual(["NativeModule crypto"]);
+  });
+
+  it("ajv runs at the first schema the server validates: a legacy client's accepted answer to hcpx's confirm question, which runs the write", async () => {
+    const l = ledgerProject({ packs: ["ledger"] });
+    writeConfig(l.config, {
+      packs: ["./packs/ledger"],
+      principal: { id: "test", kind: "agent" },
+      grants: { allow: ["ledger.*"], deny: [] },
+      sandbox: { bins: {}, roots: ["."], cwd: "." },
+      confirm: { by: "person" },
+    });
+    const before = readFileSync(l.ledger, "utf8");
+    const clientInfo = { name: "raw", version: "1" };
+    const opening =
+      mcpLine({
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: { elicitation: {} }, clientInfo },
+      }) + mcpLine({ method: "notifications/initialized" });
+    const args = { pack: "ledger", verb: "transfer", args: { from: "checking", to: "savings", amount: 7 } };
+    const asked: string[] = [];
+    const s = await session(
+      l.dir,
+      l.home,
+      opening + mcpRequest("legacy", 3, "tools/call", { name: "hcp", arguments: args }),
+      {
+        env: { LEDGER_FILE: l.ledger, LEDGER_NOW: "2026-01-01T00:00:00Z" },
+        answer: (m) => (asked.push(m.method!), { action: "accept", content: {} }),
+      },
+    );
+    expect(asked).toEqual(["elicitation/create"]);
+    expect(s.byId.get(3)?.result?.structuredContent).toMatchObject({ ok: true });
+    expect(readFileSync(l.ledger, "utf8")).not.toBe(before);
+    expect(s.esModules).toBeGreaterThan(30);
   });
 });
