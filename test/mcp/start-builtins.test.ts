@@ -19,6 +19,19 @@ const PRELOAD = join(REPO, "test", "fixtures", "preload", "loaded-at-exit.cjs");
 const LATE = /^NativeModule (crypto|child_process)$/;
 
 /** counts the modules marked __esModule as they run (ajv's ~40 in hcpx mcp's bundle), into $ES_MODULES_AT_EXIT */
+/** The ledger pack, every verb granted, a gated write confirmed by a person. */
+function confirmedLedger(): ReturnType<typeof ledgerProject> {
+  const l = ledgerProject({ packs: ["ledger"] });
+  writeConfig(l.config, {
+    packs: ["./packs/ledger"],
+    principal: { id: "test", kind: "agent" },
+    grants: { allow: ["ledger.*"], deny: [] },
+    sandbox: { bins: {}, roots: ["."], cwd: "." },
+    confirm: { by: "person" },
+  });
+  return l;
+}
+
 const ES_MODULES = join(REPO, "test", "fixtures", "preload", "es-modules-at-exit.cjs");
 
 type Msg = { id?: number; method?: string; result?: Record<string, unknown> };
@@ -113,14 +126,7 @@ describe("hcpx mcp's start path", () => {
     expect(wrap.late).toEqual(["NativeModule child_process"]);
 
     // a gated write asked of a modern client that can be asked: an InputRequiredResult with its requestState, nothing run
-    const l = ledgerProject({ packs: ["ledger"] });
-    writeConfig(l.config, {
-      packs: ["./packs/ledger"],
-      principal: { id: "test", kind: "agent" },
-      grants: { allow: ["ledger.*"], deny: [] },
-      sandbox: { bins: {}, roots: ["."], cwd: "." },
-      confirm: { by: "person" },
-    });
+    const l = confirmedLedger();
     const _meta = {
       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
       "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
@@ -135,14 +141,7 @@ describe("hcpx mcp's start path", () => {
   });
 
   it("ajv runs at the first schema the server validates: a legacy client's accepted answer to hcpx's confirm question, which runs the write", async () => {
-    const l = ledgerProject({ packs: ["ledger"] });
-    writeConfig(l.config, {
-      packs: ["./packs/ledger"],
-      principal: { id: "test", kind: "agent" },
-      grants: { allow: ["ledger.*"], deny: [] },
-      sandbox: { bins: {}, roots: ["."], cwd: "." },
-      confirm: { by: "person" },
-    });
+    const l = confirmedLedger();
     const before = readFileSync(l.ledger, "utf8");
     const clientInfo = { name: "raw", version: "1" };
     const opening =
