@@ -108,6 +108,14 @@ export function atomicWrite(file: string, text: FileData, forceMode?: number, fo
     } catch {
       st = undefined;
     }
+    // a folder there has a link count of 2 or more: refused as what it is, not as a file with other names
+    if (st?.isDirectory())
+      throw new HcpxError({
+        code: "not_a_file",
+        message: `${display(file)} is a directory, expected a regular file, so it was not written`,
+        file: display(file),
+        hint: "move that folder away (hcpx writes a file there), then run the command again",
+      });
     refuseHardLinked(file, st?.nlink);
     if (mode === undefined && st) mode = st.mode & 0o7777;
   }

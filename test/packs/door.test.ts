@@ -300,6 +300,30 @@ describe("a file with more than one name (a hard link) is not replaced: both nam
     expect(readFileSync(join(dir, "settings.json"), "utf8")).toBe("new");
   });
 
+  it("a folder where the file goes is refused as a folder (not_a_file), not as a file with other names", async () => {
+    const { dirMemo, writeFile, writeFiles } = await import("../../src/util/door");
+    const dir = tmp("hcpx-door-folder-");
+    mkdirSync(join(dir, "settings.json", "inside"), { recursive: true });
+    writeFileSync(join(dir, "settings.json", "inside", "notes"), "the person's bytes\n");
+    const refusal = (f: () => void) => {
+      try {
+        f();
+      } catch (e) {
+        const p = (e as { problems?: { code: string; message: string }[] }).problems?.[0];
+        return `${p?.code}: ${p?.message}`;
+      }
+      return "written";
+    };
+    for (const f of [
+      () => writeFile({ dir }, join(dir, "settings.json"), "new"),
+      () => writeFile({ dir }, join(dir, "settings.json"), "new", { dirs: dirMemo() }),
+      () => writeFiles({ dir }, [{ abs: join(dir, "settings.json"), data: "new" }]),
+    ])
+      expect(refusal(f)).toMatch(/^not_a_file: .*is a directory, expected a regular file/);
+    expect(readFileSync(join(dir, "settings.json", "inside", "notes"), "utf8")).toBe("the person's bytes\n");
+    expect(readdirSync(dir)).toEqual(["settings.json"]); // no temp file left
+  });
+
   it("adopt --write on a host file that is a hard link: refused with hard_linked, both names as they were", async () => {
     const dir = join(tmp("hcpx-door-adopt-"), "p");
     mkdirSync(dir);
