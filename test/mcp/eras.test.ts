@@ -10,7 +10,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { HCPX } from "../support/cli";
-import { ledgerProject, startMcp, writeConfig, type Ledgered } from "./support";
+import { grantedLedger, startMcp, writeConfig, type Ledgered } from "./support";
 
 const MODERN = "2026-07-28";
 const envOf = (p: Ledgered): Record<string, string> => ({
@@ -22,15 +22,7 @@ const envOf = (p: Ledgered): Record<string, string> => ({
 });
 
 function project(confirm?: unknown): Ledgered {
-  const p = ledgerProject({ packs: ["ledger"] });
-  writeConfig(p.config, {
-    packs: ["./packs/ledger"],
-    principal: { id: "test", kind: "agent" },
-    grants: { allow: ["ledger.*"], deny: [] },
-    sandbox: { bins: {}, roots: ["."], cwd: "." },
-    ...(confirm === undefined ? {} : { confirm }),
-  });
-  return p;
+  return grantedLedger(confirm === undefined ? {} : { confirm });
 }
 
 /** `hcpx mcp` as a child with line-delimited JSON-RPC on its stdio. */

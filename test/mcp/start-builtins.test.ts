@@ -13,25 +13,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HCPX, REPO, scratchProject, tmp } from "../support/hcpx";
 import { mcpLine, mcpRequest, mcpStart } from "../support/mcp-lines.mjs";
-import { ledgerProject, writeConfig } from "./support";
+import { grantedLedger } from "./support";
 
 const PRELOAD = join(REPO, "test", "fixtures", "preload", "loaded-at-exit.cjs");
 const LATE = /^NativeModule (crypto|child_process)$/;
 
 /** counts the modules marked __esModule as they run (ajv's ~40 in hcpx mcp's bundle), into $ES_MODULES_AT_EXIT */
-/** The ledger pack, every verb granted, a gated write confirmed by a person. */
-function confirmedLedger(): ReturnType<typeof ledgerProject> {
-  const l = ledgerProject({ packs: ["ledger"] });
-  writeConfig(l.config, {
-    packs: ["./packs/ledger"],
-    principal: { id: "test", kind: "agent" },
-    grants: { allow: ["ledger.*"], deny: [] },
-    sandbox: { bins: {}, roots: ["."], cwd: "." },
-    confirm: { by: "person" },
-  });
-  return l;
-}
-
 const ES_MODULES = join(REPO, "test", "fixtures", "preload", "es-modules-at-exit.cjs");
 
 type Msg = { id?: number; method?: string; result?: Record<string, unknown> };
@@ -126,7 +113,7 @@ describe("hcpx mcp's start path", () => {
     expect(wrap.late).toEqual(["NativeModule child_process"]);
 
     // a gated write asked of a modern client that can be asked: an InputRequiredResult with its requestState, nothing run
-    const l = confirmedLedger();
+    const l = grantedLedger({ confirm: { by: "person" } });
     const _meta = {
       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
       "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
@@ -141,7 +128,7 @@ describe("hcpx mcp's start path", () => {
   });
 
   it("ajv runs at the first schema the server validates: a legacy client's accepted answer to hcpx's confirm question, which runs the write", async () => {
-    const l = confirmedLedger();
+    const l = grantedLedger({ confirm: { by: "person" } });
     const before = readFileSync(l.ledger, "utf8");
     const clientInfo = { name: "raw", version: "1" };
     const opening =

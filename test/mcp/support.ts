@@ -44,6 +44,19 @@ export function ledgerProject(opts: Parameters<typeof scratchProject>[0] = {}): 
   return { ...p, home, ledger };
 }
 
+/** ledgerProject with a config that grants every ledger verb; `extra`: more config keys (e.g. confirm). */
+export function grantedLedger(extra: Record<string, unknown> = {}): Ledgered {
+  const p = ledgerProject({ packs: ["ledger"] });
+  writeConfig(p.config, {
+    packs: ["./packs/ledger"],
+    principal: { id: "test", kind: "agent" },
+    grants: { allow: ["ledger.*"], deny: [] },
+    sandbox: { bins: {}, roots: ["."], cwd: "." },
+    ...extra,
+  });
+  return p;
+}
+
 export async function startMcp(
   p: { dir: string; home?: string; ledger?: string },
   opts: { shape?: "single" | "per-command"; env?: Record<string, string>; args?: string[] } = {},
