@@ -83,8 +83,9 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
   const fetched = fetchNew(parseSource(source, process.cwd()), root, source);
   const staged = stageChecked(fetched, root, project, source);
   const { staging, id } = staged;
-  const target = targetOf(root, id, staging);
-  const reach = relocate(staged.reach, staging, target);
+  // from here on, whatever refuses or fails removes the staged copy (the catch below)
+  let target: string;
+  let reach: typeof staged.reach;
   let change: ReachDiff | undefined;
   let locked: Lock = lock;
   let widened: string[] = [];
@@ -93,6 +94,8 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
   // .hcp/vendored.json's entry of `id` before this add wrote it (once it did): put back if the add is taken back
   let was: { entry: RecordEntry | undefined } | undefined;
   try {
+    target = packTarget(root, id); // refused: a pack folder that is a link leading out of the project
+    reach = relocate(staged.reach, staging, target);
     refuseExisting(root, lock, id, target, opts);
     const lines = [`pack '${id}' from ${sourceLabel(fetched.source)}:`, ...reachLines(reach)];
     // --force over a vendored version: its Policy change is a consent change too
@@ -150,16 +153,6 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
     ...(change?.changed.length ? { change: { changed: change.changed, withdrawn: w.removed, denied: w.denied } } : {}),
     warnings: staged.warnings,
   };
-}
-
-/** The pack's folder (packTarget); refused (a link leading out of the project), the staged copy is removed first. */
-function targetOf(root: string, id: string, staging: string): string {
-  try {
-    return packTarget(root, id);
-  } catch (e) {
-    removeDir(baseOf(root), staging);
-    throw e;
-  }
 }
 
 /** The take-back step that removes the staged copy (a dead run's is swept by the next vendoring command). */
