@@ -123,14 +123,14 @@ export async function* vendorAdd(source: string, opts: VendorOpts): AsyncGenerat
     // new bytes land (a config that cannot be edited leaves the old pack and its grants)
     widened = change ? widenedVerbs(change) : [];
     if (widened.length) w = withdrawGrants(loadProject({ config: opts.config }), opts, id, widened);
-    was = { entry: recordReplacing(root, id, hashesOf(fetched), target) };
+    was = { entry: recordReplacing(root, id, hashesOf(fetched), target, locked.packs[id]?.files) };
     // a folder that is not exactly what hcp.lock or the record says hcpx wrote goes aside as `.kept`: never swept
     old = swapInKeep(root, staging, target, [locked.packs[id]?.files, was.entry?.files]);
   } catch (e) {
     // the swap failed (once `was` is set): the new version is not in the folder. The record's entry goes back
     // to what it was before this add also when the old folder could not be put back (the error names where it
-    // is left, src/util/door.ts swapDirKeep): that is what hcpx last wrote in it, and its files as they are
-    // (recordReplacing's `replacing`, maybe the person's own) are not made hcpx's by an add that did not happen
+    // is left, src/util/door.ts swapDirKeep): that is what hcpx last wrote in it (recordReplacing's `replacing`
+    // never lists a hand edit, so one left in the old folder is still refused once the folder is moved back)
     takeBack(e, [dropStaged(root, staging), ...(was ? [recordBack(root, id, was.entry)] : [])]);
   }
   const files = hashesOf(fetched);

@@ -2,9 +2,12 @@
 // `pack remove` before it deletes a folder) tell a hand edit from a lock change: `.hcp/vendored.json`,
 // beside `.hcp/packs` (so it travels with a committed `.hcp/`, and stays local with an ignored one), the
 // sha256 of every file of each pack's folder after a successful add, install, update or sweep. While a
-// folder is being replaced it also holds the files of the folder being replaced (`replacing`): a run
+// folder is being replaced it also holds the files of the folder being replaced (`replacing`), only
+// those hcpx wrote there or hcp.lock records (their hash is hcp.lock's or one the record held): a run
 // killed between the record's write and the swap leaves either version, and neither looks like a hand
-// edit to the next install. A replacement taken back (a `pack add` that could not activate) puts the
+// edit to the next install; a hand edit replaced by --force is never listed, so a replacement that did
+// not finish (killed, or taken back with the old folder left aside) leaves it a hand edit, refused by the
+// next install or update. A replacement taken back (a `pack add` that could not activate) puts the
 // entry back as it was before, once the old folder and its hcp.lock entry are back.
 // A file of a vendored folder is a hand edit when it is neither what hcpx last wrote there (any
 // version the record holds) nor what hcp.lock records (restoring it loses nothing); a missing file is
@@ -75,7 +78,10 @@ function setEntry(root: string, id: string, entry: RecordEntry | undefined): Rec
 }
 
 /**
- * Before a folder is replaced: the new files, and the folder's files as they are now (when it reads).
+ * Before a folder is replaced: the new files, and (`replacing`) those of the folder's files as they are now
+ * (when it reads) that hcpx wrote there or hcp.lock records: a file whose hash is `locked`'s (hcp.lock's entry
+ * of the folder being replaced; undefined: none) or that of a version the record's entry holds. A hand edit
+ * being replaced (--force) is left out, so that a replacement that does not finish leaves it a hand edit.
  * `look`: what lookAt just found there (its hashes, not read again); without it the folder is hashed here.
  * Returns the entry this replaced (undefined: none), for recordTakenBack.
  */
@@ -84,6 +90,7 @@ export function recordReplacing(
   id: string,
   files: Record<string, string>,
   target: string,
+  locked: Record<string, string> | undefined,
   look?: FolderLook,
 ): RecordEntry | undefined {
   let now: Record<string, string> | undefined = look?.now;
@@ -93,7 +100,11 @@ export function recordReplacing(
     } catch (e) {
       if (!(e instanceof HcpxError)) throw e;
     }
-  return setEntry(root, id, { files, ...(now ? { replacing: now } : {}) });
+  const rec = readRecord(root)?.packs[id];
+  const known = [locked ?? {}, ...(rec ? [rec.files, rec.replacing ?? {}] : [])];
+  const ours = ([f, h]: [string, string]) => known.some((k) => Object.hasOwn(k, f) && k[f] === h);
+  const replacing = Object.fromEntries(Object.entries(now ?? {}).filter(ours));
+  return setEntry(root, id, { files, ...(Object.keys(replacing).length ? { replacing } : {}) });
 }
 
 /**

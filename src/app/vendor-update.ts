@@ -235,7 +235,7 @@ function applyUpdate(
   // a file changed or added by hand while the person read the review (or this one waited) is not replaced
   const look = refuseNotLocked(root, id, entry.was, target);
   const w = withdrawGrants(project, opts, id, widenedVerbs(diff));
-  const rec = recordReplacing(root, id, entry.now.files, target, look);
+  const rec = recordReplacing(root, id, entry.now.files, target, entry.was.files, look);
   swapIn(root, staging, target, [entry.was.files, rec?.files]);
   lock.packs[id] = entry.now;
   writeLock(root, lock);

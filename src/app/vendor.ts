@@ -345,7 +345,8 @@ function restoreLocked(
     const look = at.force ? undefined : lookAt(target, entry.files, readRecord(root)?.packs[id]);
     if (look?.state === "edited") throw new HcpxError(editedProblem(id, target, look));
     if (change) Object.assign(result, { diff: change }, grants.narrow(id, change));
-    const rec = recordReplacing(root, id, entry.files, target, look); // the folder as the look above hashed it
+    // the folder as the look above hashed it (with --force, hashed here): its files hcpx wrote, or hcp.lock records
+    const rec = recordReplacing(root, id, entry.files, target, entry.files, look);
     swapIn(root, staging, target, [entry.files, rec?.files]);
     recordWritten(root, id, entry.files);
   } catch (e) {

@@ -3,7 +3,8 @@
 // the pack as hcp.lock records it and nothing of the killed run in .hcp/packs — its staging folder
 // and the old folder it had renamed aside (src/app/vendor-sweep.ts). A run killed between the swap's
 // two renames had taken the pack's folder away: install puts the locked copy back without fetching
-// (the source is gone). A folder of the person's replaced by `pack add --force` is never swept. The
+// (the source is gone). A folder of the person's replaced by `pack add --force` is never swept, and a hand
+// edit it (or `pack install --force`) replaces is never taken for hcpx's by the next install. The
 // killed runs are real processes; install and --check run in this process.
 import { execFileSync } from "node:child_process";
 import {
@@ -18,6 +19,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REPO, runHcpx, tmp } from "../support/hcpx";
 import { runInProcess } from "../support/inproc";
@@ -54,12 +56,13 @@ beforeAll(async () => {
   git(repo, "commit", "-qam", "v2");
 });
 
+type LockFile = { packs: { greet: { files: Record<string, string> } } };
+type RecordFile = { packs: { greet?: { files: Record<string, string>; replacing?: Record<string, string> } } };
+
 /** The project's locked pack matches hcp.lock, and .hcp/packs holds nothing else. */
 function settled(dir: string, label: string): void {
   expect(readdirSync(join(dir, ".hcp/packs")), label).toEqual(["greet"]);
-  const lock = JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8")) as {
-    packs: { greet: { files: Record<string, string> } };
-  };
+  const lock = JSON.parse(readFileSync(join(dir, "hcp.lock"), "utf8")) as LockFile;
   expect(diffHashes(lock.packs.greet.files, hashTree(join(dir, ".hcp/packs/greet"))), label).toEqual([]);
 }
 
@@ -202,6 +205,57 @@ describe("pack add --force over the person's own folder, killed at each write st
     }
     expect(k).toBeGreaterThan(3); // it was killed at several steps, then ran through
     expect(setAside).toBeGreaterThan(0); // killed between the swap's renames (and after, before the folder set aside went)
+  }, 60_000);
+});
+
+// A hand edit in a vendored pack replaced by `--force` (pack add, pack install), the run killed at each write step:
+// the edit is never lost to the next plain install. Still in the pack's folder, it is refused (pack_edited, naming
+// it): the record written before the swap lists, of the folder being replaced, only files hcpx wrote or hcp.lock
+// records (.hcp/vendored.json's `replacing`), never the edit; swapped out, it is kept aside (`.kept`).
+describe.each([
+  ["pack add --force", () => ["pack", "add", `${repo}#main`, "--force", "--yes"]],
+  ["pack install --force", () => ["pack", "install", "--force"]],
+])("%s over a hand edit, killed at each write step", (_name, args) => {
+  it("the next pack install refuses the edit (pack_edited) or finds it kept aside; `replacing` never lists it", async () => {
+    const edited = tmp("hcpx-vkill-edit-");
+    cpSync(base, edited, { recursive: true });
+    const skill = join(edited, ".hcp/packs/greet/SKILL.md");
+    writeFileSync(skill, readFileSync(skill, "utf8") + "\nmy own note\n");
+    const mine = tree(join(edited, ".hcp/packs/greet"));
+    const locked = (JSON.parse(readFileSync(join(edited, "hcp.lock"), "utf8")) as LockFile).packs.greet.files;
+    let between = 0;
+    let k = 1;
+    for (; k < 40; k++) {
+      const dir = tmp("hcpx-vkill-edit-k-");
+      cpSync(edited, dir, { recursive: true });
+      const r = await runHcpx(args(), { cwd: dir, env: { HCPX_TEST_KILL_AFTER_WRITES: String(k) } });
+      if (r.signal !== "SIGKILL") {
+        expect(r.code, r.stderr).toBe(0);
+        break;
+      }
+      const rec = JSON.parse(readFileSync(join(dir, ".hcp/vendored.json"), "utf8")) as RecordFile;
+      const packs = join(dir, ".hcp/packs");
+      const inPlace = existsSync(join(packs, "greet")) && isDeepStrictEqual(tree(join(packs, "greet")), mine);
+      const kept = readdirSync(packs).filter((n) => n.endsWith(".kept"));
+      const i = await runInProcess(["pack", "install", "--json"], { cwd: dir });
+      if (!inPlace) {
+        // swapped out: kept aside until the replacement is done (then gone: what --force asked)
+        expect(i.code, `after ${k} steps: ${i.stdout}${i.stderr}`).toBe(0);
+        for (const n of kept) expect(tree(join(packs, n)), `after ${k} steps`).toEqual(mine);
+        continue;
+      }
+      if (rec.packs.greet?.replacing) between++; // the record written for the swap, the edited folder not swapped yet
+      expect(i.code, `after ${k} steps: ${i.stdout}${i.stderr}`).toBe(1);
+      expect(envelope(i).error.code, `after ${k} steps`).toBe("pack_edited");
+      expect(envelope(i).error.message).toMatch(/SKILL\.md \(changed\)/);
+      expect(tree(join(packs, "greet")), `after ${k} steps`).toEqual(mine);
+      // the record named, of the folder being replaced, only what hcp.lock records
+      const replacing = rec.packs.greet?.replacing ?? {};
+      expect(Object.keys(replacing), `after ${k} steps`).not.toContain("SKILL.md");
+      for (const [f, h] of Object.entries(replacing)) expect(locked[f], `after ${k} steps: ${f}`).toBe(h);
+    }
+    expect(k).toBeGreaterThan(2); // it was killed at several steps, then ran through
+    expect(between).toBe(1); // killed once between the record's write and the swap
   }, 60_000);
 });
 

@@ -8,7 +8,8 @@
 // made the add fail, with what was not put back and what to do. A refused `pack add --force` over a
 // folder that is a link leading out of the project leaves no staged copy behind. One over a folder of the
 // person's (not what hcpx wrote) sets it aside as `.staging-….kept`: when the take-back cannot put it back,
-// the error says where it is, and the next command's sweep leaves it there. The commands waited on
+// the error says where it is, and the next command's sweep leaves it there; a hand edit in it, moved back by
+// hand, is still refused by the next install or update (the record never names it). The commands waited on
 // are real processes (runHcpx); the others run in this process.
 import {
   cpSync,
@@ -178,6 +179,45 @@ describe("pack add --force over the person's own folder, taken back, and that fo
     renameSync(join(dir, ".hcp/packs", parked!), target);
     expect(tree(target)).toEqual(mine);
     expect(tree(outside)).toEqual({});
+  }, 30_000);
+});
+
+describe("pack add --force over a hand-edited vendored pack, taken back, and that folder cannot be put back", () => {
+  it("moved back by hand, the edit is still refused (pack_edited) by pack update and pack install, never replaced", async () => {
+    const { dir, src } = await projectWithGreet(greet, runInProcess);
+    const target = join(dir, ".hcp/packs/greet");
+    const lockWas = files(dir)[0];
+    writeFileSync(join(target, "SKILL.md"), readFileSync(join(target, "SKILL.md"), "utf8") + "\nmy own note\n");
+    const mine = tree(target);
+    // while it waits to activate: the new version swapped in becomes a link leading out (the take-back leaves
+    // the edited folder aside as `.kept`, and the record's entry as the add wrote it)
+    const { r, e } = await addWhile(dir, src, ".hcp.config.json5.lock", false, () => {
+      rmSync(target, { recursive: true });
+      symlinkSync(tmp("hcpx-takeback-outside-"), target);
+    });
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(e.error.code).toBe("locked");
+    const [parked] = staged(dir, ".kept");
+    expect(files(dir)[0]).toBe(lockWas); // hcp.lock put back: 1.0.0
+    const entry = JSON.parse(files(dir)[1]!).packs.greet as { replacing?: Record<string, string> };
+    // what the error says: the person moves their folder back by hand
+    rmSync(target);
+    renameSync(join(dir, ".hcp/packs", parked!), target);
+    for (const args of [
+      ["pack", "update", "greet", "--yes", "--json"],
+      ["pack", "install", "--json"],
+    ]) {
+      const again = await runInProcess(args, { cwd: dir });
+      expect(again.code, again.stdout + again.stderr).toBe(1);
+      expect(envelope(again).error.code).toBe("pack_edited");
+      expect(envelope(again).error.message).toMatch(/SKILL\.md \(changed\)/);
+      expect(tree(target)).toEqual(mine);
+    }
+    // the record the take-back left names, of the folder the add replaced, only files hcp.lock records (the
+    // record's own), never the edit
+    const locked = JSON.parse(lockWas!).packs.greet.files as Record<string, string>;
+    expect(Object.keys(entry.replacing ?? {})).not.toContain("SKILL.md");
+    for (const [f, h] of Object.entries(entry.replacing ?? {})) expect(locked[f], f).toBe(h);
   }, 30_000);
 });
 
