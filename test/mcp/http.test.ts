@@ -8,17 +8,11 @@ import { spawn } from "node:child_process";
 import { request } from "node:http";
 import { describe, expect, it } from "vitest";
 import { HCPX } from "../support/cli";
-import { ledgerProject, writeConfig } from "./support";
+import { grantedLedger } from "./support";
 
 describe("hcpx mcp --http", () => {
   it("serves both eras on 127.0.0.1 and refuses a foreign Host", async () => {
-    const p = ledgerProject({ packs: ["ledger"] });
-    writeConfig(p.config, {
-      packs: ["./packs/ledger"],
-      principal: { id: "test", kind: "agent" },
-      grants: { allow: ["ledger.*"], deny: [] },
-      sandbox: { bins: {}, roots: ["."], cwd: "." },
-    });
+    const p = grantedLedger();
     const child = spawn(process.execPath, [HCPX, "mcp", "--http", "0", "--no-auth"], {
       cwd: p.dir,
       env: { PATH: process.env.PATH ?? "", HOME: p.home, LEDGER_FILE: p.ledger },

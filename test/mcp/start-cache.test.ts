@@ -9,7 +9,7 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync, utimesSync,
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
-import { ledgerProject, startMcp, writeConfig, type Ledgered } from "./support";
+import { grantedLedger, ledgerProject, startMcp, writeConfig, type Ledgered } from "./support";
 import { serve } from "./http-support";
 import { RACY_MS } from "../../src/mcp/stamp";
 import { HCPX, REPO } from "../support/cli";
@@ -27,13 +27,7 @@ let listing: Ledgered;
 let prebuild: Ledgered;
 beforeAll(() => {
   broken = ledgerProject({ packs: ["ledger", "transit"], allow: ["ledger.*", "transit.*"] });
-  http = ledgerProject({ packs: ["ledger"] });
-  writeConfig(http.config, {
-    packs: ["./packs/ledger"],
-    principal: { id: "test", kind: "agent" },
-    grants: { allow: ["ledger.*"], deny: [] },
-    sandbox: { bins: {}, roots: ["."], cwd: "." },
-  });
+  http = grantedLedger();
   listing = ledgerProject({ packs: ["ledger", "transit"], allow: ["ledger.*", "transit.*"] });
   prebuild = ledgerProject({ packs: ["ledger"] });
   // after the last file is written (before it, a slow machine's writes could end past the margin)
