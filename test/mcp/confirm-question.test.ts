@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HCPX } from "../support/cli";
-import { envelope, ledgerProject, writeConfig, type Ledgered } from "./support";
+import { envelope, grantedLedger, type Ledgered } from "./support";
 import { addToken, modern, serve, teamProject, type Served, type TeamProject } from "./http-support";
 
 /** hcpx's own lines of the question, and what the model's memo tries to add to them */
@@ -43,15 +43,8 @@ describe("the confirm question, legacy (stdio, elicitation/create)", () => {
   let client: Client;
   const asked: string[] = [];
   beforeAll(async () => {
-    p = ledgerProject({ packs: ["ledger"] });
+    p = grantedLedger({ confirm: { by: "person" } });
     memoFirst(p.dir);
-    writeConfig(p.config, {
-      packs: ["./packs/ledger"],
-      principal: { id: "test", kind: "agent" },
-      grants: { allow: ["ledger.*"], deny: [] },
-      sandbox: { bins: {}, roots: ["."], cwd: "." },
-      confirm: { by: "person" },
-    });
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [HCPX, "mcp"],

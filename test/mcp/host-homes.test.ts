@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 import { HCPX } from "../support/cli";
 import { runInProcess } from "../support/inproc";
 import { writeUserConfig } from "../support/userconfig";
-import { ledgerProject, writeConfig, type Ledgered } from "./support";
+import { grantedLedger, type Ledgered } from "./support";
 
 const CONFIG = (p: Ledgered) => ({
   packs: [join(p.dir, "packs/ledger")],
@@ -27,8 +27,7 @@ const CONFIG = (p: Ledgered) => ({
 
 /** A project (or, `user`, the person's own config) serving the ledger pack under confirm "host". */
 function setup(scope: "project" | "user"): Ledgered {
-  const p = ledgerProject({ packs: ["ledger"] });
-  writeConfig(p.config, { ...CONFIG(p), packs: ["./packs/ledger"], sandbox: { bins: {}, roots: ["."], cwd: "." } });
+  const p = grantedLedger({ confirm: "host" });
   if (scope === "user") writeUserConfig(p.home, CONFIG(p));
   return p;
 }

@@ -13,18 +13,10 @@ import { parse as parseToml } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import { HCPX, runHcpx as runChild, type RunOptions } from "../support/cli";
 import { needsProcess, runInProcess } from "../support/inproc";
-import { ledgerProject, writeConfig, type Ledgered } from "./support";
+import { grantedLedger, writeConfig, type Ledgered } from "./support";
 
 function project(confirm: string): Ledgered {
-  const p = ledgerProject({ packs: ["ledger"] });
-  writeConfig(p.config, {
-    packs: ["./packs/ledger"],
-    principal: { id: "test", kind: "agent" },
-    grants: { allow: ["ledger.*"], deny: [] },
-    sandbox: { bins: {}, roots: ["."], cwd: "." },
-    confirm,
-  });
-  return p;
+  return grantedLedger({ confirm });
 }
 
 // adopt, which writes the host's rules, runs in this process (test/support/inproc.ts); the MCP servers are real processes
