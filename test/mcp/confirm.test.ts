@@ -9,21 +9,16 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { HCPX, runHcpx } from "../support/cli";
-import { envelope, ledgerProject, writeConfig, type Ledgered } from "./support";
+import { envelope, grantedLedger, writeConfig, type Ledgered } from "./support";
 
 type Answer = ElicitResult | "never";
 interface Asked {
   message: string;
 }
 
-function configFor(p: Ledgered, confirm?: unknown): void {
-  writeConfig(p.config, {
-    packs: ["./packs/ledger"],
-    principal: { id: "test", kind: "agent" },
-    grants: { allow: ["ledger.*"], deny: [] },
-    sandbox: { bins: {}, roots: ["."], cwd: "." },
-    ...(confirm === undefined ? {} : { confirm }),
-  });
+/** The ledger project granting every verb, under `confirm` (none given: the default). */
+function project(confirm?: unknown): Ledgered {
+  return grantedLedger(confirm === undefined ? {} : { confirm });
 }
 
 type Connected = { client: Client; asked: Asked[]; close: () => Promise<void> };
@@ -78,8 +73,7 @@ async function sharedServer(confirm: unknown, answer: Answer): Promise<Shared> {
   let made = shares.get(key);
   if (!made) {
     made = (async () => {
-      const p = ledgerProject({ packs: ["ledger"] });
-      configFor(p, confirm);
+      const p = project(confirm);
       const ref = { current: answer };
       return { p, s: await connect(p, () => ref.current), answer: ref };
     })();
@@ -197,8 +191,7 @@ describe("a client without elicitation, per setting", () => {
     ["person", "refused"],
   ] as const) {
     it(`confirm: ${setting ?? "(default: host)"}: without confirm → confirm_required; with confirm: true → ${withConfirm}`, async () => {
-      const p = ledgerProject({ packs: ["ledger"] });
-      configFor(p, setting);
+      const p = project(setting);
       const before = readFileSync(p.ledger);
       const s = await connect(p);
       try {
@@ -221,8 +214,7 @@ describe("a client without elicitation, per setting", () => {
   }
 
   it("the user config's stricter confirm and its deny hold in a project's server, as in exec (its packs stay out)", async () => {
-    const p = ledgerProject({ packs: ["ledger"] });
-    configFor(p, "agent");
+    const p = project("agent");
     mkdirSync(join(p.home, ".config", "hcp"), { recursive: true });
     writeFileSync(
       join(p.home, ".config", "hcp", "config.json5"),
@@ -248,18 +240,16 @@ describe("a client without elicitation, per setting", () => {
   });
 
   it("a typo in the setting is a config error, not a weaker default", async () => {
-    const p = ledgerProject({ packs: ["ledger"] });
-    configFor(p, "persn");
+    const p = project("persn");
     await expect(connect(p)).rejects.toThrow();
-    configFor(p, { by: "person", timeout: 5 });
+    writeConfig(p.config, { ...JSON.parse(readFileSync(p.config, "utf8")), confirm: { by: "person", timeout: 5 } });
     await expect(connect(p)).rejects.toThrow();
   });
 });
 
 describe('hcpx exec under confirm: "person"', () => {
   it("--confirm from a terminal runs; --confirm without a terminal (an agent's shell) runs nothing; --json never prompts", async () => {
-    const p = ledgerProject({ packs: ["ledger"] });
-    configFor(p, "person");
+    const p = project("person");
     const env = {
       ...process.env,
       HOME: p.home,
