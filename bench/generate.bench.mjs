@@ -161,13 +161,16 @@ export default async function main() {
       // not a goal: the goal's runs, each followed by the same run writing to tmpfs (memoryDir)
       const mem = n === 5000 && !hosts.length ? memoryDir() : undefined;
       const inMemory = [];
-      for (let i = 0; i < runs; i++) {
-        samples.push(runGenerate(dir, hosts));
-        if (!mem) continue;
-        rmSync(join(mem, "out"), { recursive: true, force: true });
-        inMemory.push(runGenerate(dir, [...hosts, "--out", join(mem, "out")], { fresh: false }));
+      try {
+        for (let i = 0; i < runs; i++) {
+          samples.push(runGenerate(dir, hosts));
+          if (!mem) continue;
+          rmSync(join(mem, "out"), { recursive: true, force: true });
+          inMemory.push(runGenerate(dir, [...hosts, "--out", join(mem, "out")], { fresh: false }));
+        }
+      } finally {
+        if (mem) rmSync(mem, { recursive: true, force: true }); // ~100 MB of memory, also when a run failed
       }
-      if (mem) rmSync(mem, { recursive: true, force: true });
       const files = JSON.parse(readFileSync(join(dir, ".hcp/generated/.manifest.json"), "utf8")).files;
       const preview = hosts.length ? "none" : "claude+cursor";
       /** one row of the table: the samples' medians (wall, CPU and its user and system parts), min wall, peak RSS */
