@@ -3,6 +3,8 @@
 import { guard, swapBack, swapDir, swapDirKeep, type Base } from "../util/door";
 import { display } from "../util/paths";
 import { existsSync } from "node:fs";
+import { basename } from "node:path";
+import { PACK_ID_RE } from "../pack/schema";
 import { diffHashes, hashTree, lockFile, packDir } from "../packs/lock";
 import { fail } from "../util/errors";
 import { errorLine, toldWithLeft } from "../util/ioerror";
@@ -25,18 +27,20 @@ export type Known = (Record<string, string> | undefined)[];
 /**
  * The suffix of the name a pack's folder gets while it is swapped out (src/util/door.ts swapDirKeep):
  * `.old` when it holds exactly files hcpx wrote there (one of `known`), a copy the sweep
- * (./vendor-sweep.ts) puts back or removes; `.kept` for anything else (it may be the person's own, e.g.
- * under `pack add --force`): no sweep removes it, only the swap that succeeded (the person's --force).
+ * (./vendor-sweep.ts) puts back or removes; `.<id>.kept` for anything else (it may be the person's own,
+ * e.g. under `pack add --force`), named by the pack whose folder it was so that the sweep can say where
+ * it goes back: no sweep removes it, only the swap that succeeded (the person's --force).
  */
-export function asideName(target: string, known: Known): ".old" | ".kept" {
+export function asideName(target: string, known: Known): string {
+  const kept = PACK_ID_RE.test(basename(target)) ? `.${basename(target)}.kept` : ".kept";
   let now: Record<string, string>;
   try {
     if (!existsSync(target)) return ".old"; // nothing goes aside
     now = hashTree(target);
   } catch {
-    return ".kept"; // a link, a special file, more than a pack holds: not a copy hcpx made
+    return kept; // a link, a special file, more than a pack holds: not a copy hcpx made
   }
-  return known.some((k) => k !== undefined && diffHashes(k, now).length === 0) ? ".old" : ".kept";
+  return known.some((k) => k !== undefined && diffHashes(k, now).length === 0) ? ".old" : kept;
 }
 
 /** Replace `target` with `staging` (renames inside the project; the old folder is removed after). */

@@ -10,10 +10,11 @@
 //   the lock no longer needs (the pack's folder is there). One that holds the locked files of a pack
 //   whose folder differs from the lock is kept while it does (pack install fetches the locked files;
 //   the next sweep removes it).
-// - A folder set aside as `.staging-<pid>-<rand>.kept` is never removed nor moved, only named in what
-//   the sweep says: the swap named it so because it was not exactly what hcpx wrote there (hcp.lock's
-//   or the record's files: src/app/vendor-files.ts asideName), so it may be the person's own (a
-//   `pack add --force` over a folder of theirs, killed, or failed with its old folder not put back).
+// - A folder set aside as `.staging-<pid>-<rand>.<id>.kept` (`.staging-<pid>-<rand>.kept` by an older
+//   hcpx) is never removed nor moved, only named in what the sweep says, with the folder it was
+//   (`.hcp/packs/<id>`): the swap named it so because it was not exactly what hcpx wrote there
+//   (hcp.lock's or the record's files: src/app/vendor-files.ts asideName), so it may be the person's own
+//   (a `pack add --force` over a folder of theirs, killed, or failed with its old folder not put back).
 //   The person moves it back or removes it.
 // `.hcp/packs` is hcpx's own: everything here but a `.kept` folder is reproducible from hcp.lock and
 // its sources. A link named like a run's folder is not one (a run makes folders): it is left alone,
@@ -27,7 +28,8 @@ import { removeDir } from "../packs/source";
 import { baseOf, packTarget, swapIn } from "./vendor-files";
 import { recordWritten } from "./vendor-record";
 
-const STAGING = /^\.staging-(\d+)-[0-9a-z]+(\.old|\.kept)?$/;
+// a run's folder: its pid; and for a `.kept` one, the pack whose folder it was (none: an older hcpx named none)
+const STAGING = /^\.staging-(\d+)-[0-9a-z]+(\.old|(?:\.([a-z][a-z0-9-]{0,31}))?\.kept)?$/;
 
 /** Put right what dead runs left in .hcp/packs (above); what was done, one line each (empty: nothing was left). */
 export function sweepStaging(root: string): string[] {
@@ -54,9 +56,14 @@ export function sweepStaging(root: string): string[] {
     const dir = join(parent, name);
     if (name.endsWith(".kept")) {
       keep.add(name);
+      const was = STAGING.exec(name)?.[3];
+      const back = was ? display(packDir(root, was)) : undefined;
       done.push(
-        `kept ${display(dir)}: a run that did not finish set it aside, and it is not what hcpx wrote (it may be ` +
-          "yours); move it back where it was by hand, or remove it yourself",
+        back
+          ? `kept ${display(dir)}: a run that did not finish set ${back} aside here, and it is not what hcpx wrote ` +
+              `(it may be yours); move it back to ${back} by hand (first move away what is there now), or remove it yourself`
+          : `kept ${display(dir)}: a run that did not finish set it aside, and it is not what hcpx wrote (it may be ` +
+              "yours); move it back where it was by hand, or remove it yourself",
       );
       continue;
     }

@@ -173,7 +173,7 @@ describe("pack add --force over a folder hcp.lock does not know, whose swap cann
     expect(i.code, i.stdout + i.stderr).toBe(0);
     expect(JSON.stringify(envelope(i).data)).toContain(`kept .hcp/packs/${dead}`);
     expect(tree(join(packs, dead))).toEqual(mine);
-    expect(dead).toMatch(/^\.staging-\d+-[0-9a-z]+\.kept$/); // set aside as `.kept`: it is not what hcpx wrote there
+    expect(dead).toMatch(/^\.staging-\d+-[0-9a-z]+\.greet\.kept$/); // set aside as `.kept`: it is not what hcpx wrote there
     // what the hint says puts it back
     renameSync(join(packs, dead), target);
     expect(tree(target)).toEqual(mine);

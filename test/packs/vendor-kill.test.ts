@@ -199,9 +199,10 @@ describe("pack add --force over the person's own folder, killed at each write st
         continue;
       }
       setAside++;
-      expect(kept, `after ${k} steps`).toEqual([expect.stringMatching(/^\.staging-\d+-[0-9a-z]+\.kept$/)]);
+      expect(kept, `after ${k} steps`).toEqual([expect.stringMatching(/^\.staging-\d+-[0-9a-z]+\.greet\.kept$/)]);
       expect(tree(join(packs, kept[0]!)), `after ${k} steps`).toEqual(mine);
       expect(swept.join("\n"), `after ${k} steps`).toContain(`kept .hcp/packs/${kept[0]}`);
+      expect(swept.join("\n"), `after ${k} steps`).toContain("move it back to .hcp/packs/greet by hand");
     }
     expect(k).toBeGreaterThan(3); // it was killed at several steps, then ran through
     expect(setAside).toBeGreaterThan(0); // killed between the swap's renames (and after, before the folder set aside went)
@@ -265,15 +266,23 @@ describe("what a live run left", () => {
     cpSync(base, dir, { recursive: true });
     const live = join(dir, ".hcp/packs", `.staging-${process.pid}-abc123`);
     const dead = join(dir, ".hcp/packs", ".staging-2147483646-abc123");
+    // a folder an older hcpx set aside as `.kept` (its name without the pack's id): kept, and named
+    const older = join(dir, ".hcp/packs", ".staging-2147483646-def456.kept");
     mkdirSync(live);
     mkdirSync(dead);
+    mkdirSync(older);
+    writeFileSync(join(older, "notes.md"), "mine\n");
     expect((await runInProcess(["pack", "install", "--check"], { cwd: dir })).code).toBe(0);
     expect(existsSync(dead)).toBe(true);
     const i = await runInProcess(["pack", "install"], { cwd: dir });
     expect(i.code, i.stderr).toBe(0);
     expect(i.stdout).toMatch(/removed \.hcp\/packs\/\.staging-2147483646-abc123, left by an interrupted run/);
+    expect(i.stdout).toMatch(
+      /kept \.hcp\/packs\/\.staging-2147483646-def456\.kept: .*move it back where it was by hand/,
+    );
     expect(existsSync(dead)).toBe(false);
     expect(existsSync(live)).toBe(true);
+    expect(readFileSync(join(older, "notes.md"), "utf8")).toBe("mine\n");
   });
 });
 

@@ -168,12 +168,19 @@ describe("pack add --force over the person's own folder, taken back, and that fo
     const i = await runInProcess(["pack", "install", "--json"], { cwd: dir });
     expect(i.code, i.stdout + i.stderr).toBe(0);
     expect(tree(join(dir, ".hcp/packs", parked!))).toEqual(mine);
-    expect(envelope(i).data.swept).toEqual([expect.stringContaining(`kept .hcp/packs/${parked}`)]);
+    // named, with which pack's folder it was and where it goes back
+    expect(envelope(i).data.swept).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^kept \\.hcp/packs/${parked!.replaceAll(".", "\\.")}: .*set \\.hcp/packs/greet aside here.*move it back to \\.hcp/packs/greet by hand`,
+        ),
+      ),
+    ]);
     // the error said where it is, and what to do
     expect(e.error.message).toMatch(/could not be taken back whole: \.hcp\/packs\/greet was not put back as it was/);
     expect(e.error.message).toContain(`the folder that was at .hcp/packs/greet is left at .hcp/packs/${parked}`);
     expect(e.error.hint).toContain(`move its old folder .hcp/packs/${parked} back by hand`);
-    expect(parked).toMatch(/^\.staging-\d+-[0-9a-z]+\.kept$/);
+    expect(parked).toMatch(/^\.staging-\d+-[0-9a-z]+\.greet\.kept$/);
     // what the message says: move away what is there, rename it back
     rmSync(target);
     renameSync(join(dir, ".hcp/packs", parked!), target);
