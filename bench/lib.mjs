@@ -200,14 +200,26 @@ export function callgrind(cmd, args, { cwd, env, input, children } = {}) {
   }
 }
 
-/** Instructions of `cmd args` (callgrind above), median of `runs`; undefined without valgrind. */
-export function instructions(cmd, args, { cwd, env, runs = 3, before, children } = {}) {
+/**
+ * The median of `runs` counts (`count()`: one callgrind run's; undefined without valgrind). One run's count
+ * moves with V8's random seeds: `hcpx mcp --config …`, 1 pack, legacy, five runs of one build gave
+ * 319.5-345.4 M (stop 74); with --random-seed=1 the same start gives 345.1 M every time, with --hash-seed=1
+ * 382.6 M. A fixed seed measures one start of the many users get, so the rows take the median of a few.
+ */
+export function medianCount(count, runs = 3) {
   const counts = [];
   for (let i = 0; i < runs; i++) {
-    before?.();
-    const r = callgrind(cmd, args, { cwd, env, children });
-    if (r === undefined) return undefined;
-    counts.push(r.count);
+    const n = count();
+    if (n === undefined) return undefined;
+    counts.push(n);
   }
   return median(counts);
+}
+
+/** Instructions of `cmd args` (callgrind above), median of `runs` (medianCount); undefined without valgrind. */
+export function instructions(cmd, args, { cwd, env, runs = 3, before, children } = {}) {
+  return medianCount(() => {
+    before?.();
+    return callgrind(cmd, args, { cwd, env, children })?.count;
+  }, runs);
 }

@@ -21,7 +21,19 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { callgrind, fmt, goal, goalAbs, MCP_OPENING, mcpList, mcpStart, median, table, withoutCa } from "./lib.mjs";
+import {
+  callgrind,
+  fmt,
+  goal,
+  goalAbs,
+  MCP_OPENING,
+  mcpList,
+  mcpStart,
+  median,
+  medianCount,
+  table,
+  withoutCa,
+} from "./lib.mjs";
 import { syntheticProject } from "./generate.bench.mjs";
 import { bareServer } from "./bare-sdk.mjs";
 
@@ -29,7 +41,7 @@ const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const HCPX = process.env.HCPX_BENCH_BIN ?? join(REPO, "dist", "hcpx.cjs"); // the bin (package.json)
 const STARTS = Number(process.env.MCP_BENCH_STARTS ?? 9);
 const BIG = Number(process.env.MCP_BENCH_BIG ?? 5000);
-const CALLGRIND_RUNS = Number(process.env.MCP_BENCH_CALLGRIND_RUNS ?? 3); // medianCount
+const CALLGRIND_RUNS = Number(process.env.MCP_BENCH_CALLGRIND_RUNS ?? 3); // medianCount (./lib.mjs): why a median
 
 /** A server on stdio, spoken to in raw lines: request(text, id) resolves with the response of that id. */
 function open(args, cwd, env) {
@@ -99,22 +111,6 @@ function startInstructions(args, cwd, env, era) {
   return r.count;
 }
 
-/**
- * The median of CALLGRIND_RUNS counts (`count()`: one run; undefined without valgrind). One start's count
- * moves with V8's random seeds: `hcpx mcp --config …`, 1 pack, legacy, five runs of the same build gave
- * 319.5-345.4 M (stop 74); with --random-seed=1 the same start gives 345.1 M every time, with --hash-seed=1
- * 382.6 M. A fixed seed measures one start of the many users get, so the rows take the median of a few.
- */
-function medianCount(count) {
-  const counts = [];
-  for (let i = 0; i < CALLGRIND_RUNS; i++) {
-    const n = count();
-    if (n === undefined) return undefined;
-    counts.push(n);
-  }
-  return median(counts);
-}
-
 export default async function bench() {
   // a HOME of its own, and the environment whose caches and config are there
   const scratchHome = (prefix) => realpathSync(mkdtempSync(join(tmpdir(), prefix)));
@@ -149,7 +145,7 @@ export default async function bench() {
     }
   }
   const ins = Object.fromEntries(
-    cases.map((c) => [c.key, medianCount(() => startInstructions(c.args, c.cwd, env, c.era))]),
+    cases.map((c) => [c.key, medianCount(() => startInstructions(c.args, c.cwd, env, c.era), CALLGRIND_RUNS)]),
   );
   const M = (x) => (x === undefined ? "-" : `${(x / 1e6).toFixed(0)} M`);
   const rows = [
@@ -227,7 +223,7 @@ export default async function bench() {
         const n = startInstructions(c.args, c.cwd, f.env, c.era);
         rmSync(f.h, { recursive: true, force: true });
         return n;
-      });
+      }, CALLGRIND_RUNS);
     const cold = once({});
     const unshipped = once({ HCPX_NO_SHIPPED_CACHE: "1" });
     firstRows.push([
