@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { execProject, REPO } from "./project.mjs";
-import { callgrind, fmt, goal, median, percentile, table, timeCommands } from "./lib.mjs";
+import { fmt, goal, instructions, median, percentile, table, timeCommands } from "./lib.mjs";
 
 const RUNS = Number(process.env.BENCH_RUNS || 20);
 const N = Number(process.env.BENCH_INPROC_RUNS || 40);
@@ -74,10 +74,11 @@ if (!r.ok) { process.stderr.write(JSON.stringify(r)); process.exitCode = 1; }
   const hasValgrind = process.env.BENCH_CALLGRIND !== "0" && spawnSync("valgrind", ["--version"]).status === 0;
   if (hasValgrind) {
     const ir = {};
-    for (const [k, c] of Object.entries(cmds)) ir[k] = callgrind(c.cmd, c.args, { cwd: c.cwd })?.count;
+    // median of 3 runs each (medianCount in ./lib.mjs: one run's count moves with V8's random seeds)
+    for (const [k, c] of Object.entries(cmds)) ir[k] = instructions(c.cmd, c.args, { cwd: c.cwd });
     const e = ir["hcpx exec calc add"];
     const b = ir["node -e 0"];
-    const irows = [["start", "instructions", "minus bare node", "vs exec"]];
+    const irows = [["start", "instructions, median of 3", "minus bare node", "vs exec"]];
     for (const [k, v] of Object.entries(ir))
       irows.push([
         k,
