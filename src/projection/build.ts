@@ -2,7 +2,7 @@
 // that generate, adopt and mcp render from. Deterministic: packs sorted by id,
 // commands in surface order, no timestamps, no absolute paths, LF endings.
 // Ungranted commands appear nowhere; every confirm-gated write carries its marker.
-import { sha256 } from "@noble/hashes/sha2.js";
+import { sha256Hex } from "../util/argshash";
 import { grantedCommands } from "../pack/grants";
 import type { Command, Pack, Project } from "../pack/model";
 import { loadSkill } from "../pack/skill";
@@ -40,14 +40,12 @@ const SKILL_NAME_RE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const byId = (a: { pack: Pack }, b: { pack: Pack }) => (a.pack.id < b.pack.id ? -1 : a.pack.id > b.pack.id ? 1 : 0);
 
 /**
- * The prompt block's hash: sha256 (hex), its first 16 digits. noble's sha256 (as src/util/argshash.ts), not
- * node:crypto's, which an `hcpx mcp` start building its tool list loaded for this one hash (~25 M instructions,
- * src/util/builtins.ts); the digest is the same.
+ * The prompt block's hash: sha256 (hex), its first 16 digits, through src/util/argshash.ts sha256Hex: an
+ * `hcpx mcp` start building its tool list does not load node:crypto for this one hash (~25 M instructions,
+ * src/util/builtins.ts), and generate's large blocks are still hashed natively.
  */
 export function sha16(text: string): string {
-  return Buffer.from(sha256(Buffer.from(text, "utf8")))
-    .toString("hex")
-    .slice(0, 16);
+  return sha256Hex(text).slice(0, 16);
 }
 
 /** `r`, `w`, `w, confirm required`: the compact marker of the prompt block. */

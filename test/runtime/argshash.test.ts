@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { argsHash, canonical } from "../../src/util/argshash";
+import { argsHash, canonical, sha256Hex } from "../../src/util/argshash";
 
 const nodeSha = (v: unknown) => createHash("sha256").update(canonical(v)).digest("hex");
 
@@ -26,5 +26,14 @@ describe("argsHash", () => {
       }),
       { numRuns: 50 },
     );
+  });
+});
+
+describe("sha256Hex", () => {
+  it("is node:crypto's sha256 on both sides of the switch to node:crypto (256 KiB of text)", () => {
+    for (const n of [0, 1, 262_143, 262_144, 262_145, 1_000_000]) {
+      const text = "é😀x".repeat(Math.ceil(n / 4)).slice(0, n);
+      expect(sha256Hex(text), `${n} characters`).toBe(createHash("sha256").update(text, "utf8").digest("hex"));
+    }
   });
 });
