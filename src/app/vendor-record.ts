@@ -62,11 +62,17 @@ export function readRecord(root: string): Written | undefined {
 
 /**
  * Set (or, with `entry` undefined, drop) pack `id`'s entry; a record that does not read is started again.
- * Returns the entry it replaced (undefined: none, or no record that reads).
+ * `entry` may be made from the entry it replaces (`was`), read with the record once. Returns that entry
+ * (undefined: none, or no record that reads).
  */
-function setEntry(root: string, id: string, entry: RecordEntry | undefined): RecordEntry | undefined {
+function setEntry(
+  root: string,
+  id: string,
+  next: RecordEntry | undefined | ((was: RecordEntry | undefined) => RecordEntry | undefined),
+): RecordEntry | undefined {
   const rec = readRecord(root) ?? { recordVersion: 1, packs: {} };
   const was = rec.packs[id];
+  const entry = typeof next === "function" ? next(was) : next;
   const had = JSON.stringify(was);
   if (entry) rec.packs[id] = entry;
   else delete rec.packs[id];
@@ -100,11 +106,12 @@ export function recordReplacing(
     } catch (e) {
       if (!(e instanceof HcpxError)) throw e;
     }
-  const rec = readRecord(root)?.packs[id];
-  const known = [locked ?? {}, ...(rec ? [rec.files, rec.replacing ?? {}] : [])];
-  const ours = ([f, h]: [string, string]) => known.some((k) => Object.hasOwn(k, f) && k[f] === h);
-  const replacing = Object.fromEntries(Object.entries(now ?? {}).filter(ours));
-  return setEntry(root, id, { files, ...(Object.keys(replacing).length ? { replacing } : {}) });
+  return setEntry(root, id, (was) => {
+    const known = [locked ?? {}, ...(was ? [was.files, was.replacing ?? {}] : [])];
+    const ours = ([f, h]: [string, string]) => known.some((k) => Object.hasOwn(k, f) && k[f] === h);
+    const replacing = Object.fromEntries(Object.entries(now ?? {}).filter(ours));
+    return { files, ...(Object.keys(replacing).length ? { replacing } : {}) };
+  });
 }
 
 /**
