@@ -83,6 +83,10 @@ function setEntry(
   return was;
 }
 
+/** `m` lists file `f` (with hash `h`, when given). */
+const has = (m: Record<string, string>, f: string, h?: string): boolean =>
+  Object.hasOwn(m, f) && (h === undefined || m[f] === h);
+
 /**
  * Before a folder is replaced: the new files, and (`replacing`) those of the folder's files as they are now
  * (when it reads) that hcpx wrote there or hcp.lock records: a file whose hash is `locked`'s (hcp.lock's entry
@@ -108,7 +112,7 @@ export function recordReplacing(
     }
   return setEntry(root, id, (was) => {
     const known = [locked ?? {}, ...(was ? [was.files, was.replacing ?? {}] : [])];
-    const ours = ([f, h]: [string, string]) => known.some((k) => Object.hasOwn(k, f) && k[f] === h);
+    const ours = ([f, h]: [string, string]) => known.some((k) => has(k, f, h));
     const replacing = Object.fromEntries(Object.entries(now ?? {}).filter(ours));
     return { files, ...(Object.keys(replacing).length ? { replacing } : {}) };
   });
@@ -160,8 +164,6 @@ export function lookAt(target: string, locked: Record<string, string>, rec: Reco
     return { state: "edited", detail: [why], edits: [why], recorded: rec !== undefined, unreadable: why };
   }
   const versions = rec ? [rec.files, ...(rec.replacing ? [rec.replacing] : [])] : [locked];
-  const has = (m: Record<string, string>, f: string, h?: string) =>
-    Object.hasOwn(m, f) && (h === undefined || m[f] === h);
   const edits: string[] = [];
   const detail: string[] = [];
   for (const f of Object.keys(got).sort()) {
