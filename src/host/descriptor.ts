@@ -161,7 +161,17 @@ export function loadDescriptor(name: string): Descriptor {
   const built = HOSTS_INDEX?.[rel];
   if (built !== undefined && built.sha256 === sha256(text))
     return setCached(host, JSON.parse(built.value) as Descriptor);
-  const doc = parseJson5(text, `hosts/${rel}`);
+  return setCached(host, checkDescriptor(host, text, `hosts/${rel}`));
+}
+
+/**
+ * A descriptor's text checked as loadDescriptor checks `hosts/<host>.json5` (`file`, for messages): the
+ * schema, the file's name against its `host`, each target, the homes and the hooks. Errors are
+ * `bad_descriptor` naming the file and the JSON path. test/adopt/descriptor.test.ts checks its own texts
+ * here, never writing into hosts/, which every other test file reads while it runs.
+ */
+export function checkDescriptor(host: string, text: string, file: string): Descriptor {
+  const doc = parseJson5(text, file);
   const d = validate(descriptorSchema(), doc.value, doc.file, doc.text).data;
   if (d.host !== host)
     throw new HcpxError({
@@ -196,7 +206,6 @@ export function loadDescriptor(name: string): Descriptor {
       file: doc.file,
       path: "toolApprovals",
     });
-  cache.set(host, d);
   return d;
 }
 

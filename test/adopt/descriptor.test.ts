@@ -1,33 +1,24 @@
 // Host descriptors are checked strictly when loaded: an unknown key, a keyed target
 // without its `entry`, a template where the format takes none, a slot filled twice
 // are errors naming the file and the JSON path. Every shipped descriptor loads.
-import { afterAll, describe, expect, it } from "vitest";
-import { rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { REPO } from "../support/hcpx";
-import { listHosts, loadDescriptor } from "../../src/host/descriptor";
-
-const written: string[] = [];
-afterAll(() => {
-  for (const f of written) rmSync(f, { force: true });
-});
+import { describe, expect, it } from "vitest";
+import { checkDescriptor, listHosts, loadDescriptor } from "../../src/host/descriptor";
 
 let n = 0;
-/** A descriptor with one project-scope target, loaded from hosts/ (where descriptors live). */
+/**
+ * A descriptor with one project-scope target, checked as loadDescriptor checks `hosts/<host>.json5`
+ * (checkDescriptor): written into the repository's hosts/, it was seen by every file running beside this
+ * one (adopt's plans listed it; test/adopt/paths-fast.test.ts counted its lookups).
+ */
 function load(target: Record<string, unknown>, top: Record<string, unknown> = {}) {
-  const host = `zz-desc-${process.pid}-${n++}`;
-  const file = join(REPO, "hosts", `${host}.json5`);
-  written.push(file);
-  writeFileSync(
-    file,
-    JSON.stringify({
-      host,
-      name: "Z",
-      ...top,
-      scopes: { project: { targets: [{ id: "mcp", path: "z.json", ...target }] } },
-    }),
-  );
-  return () => loadDescriptor(host);
+  const host = `zz-desc-${n++}`;
+  const text = JSON.stringify({
+    host,
+    name: "Z",
+    ...top,
+    scopes: { project: { targets: [{ id: "mcp", path: "z.json", ...target }] } },
+  });
+  return () => checkDescriptor(host, text, `hosts/${host}.json5`);
 }
 const mcp = { format: "json", key: ["mcpServers", "hcp"], entry: { fields: { command: "command", args: "args" } } };
 
@@ -211,9 +202,7 @@ describe("host descriptors", () => {
     ],
   ];
   it("a home moves the user-scope paths below it (and a file of its own), with a variable each", () => {
-    const host = `zz-desc-${process.pid}-${n++}`;
-    const file = join(REPO, "hosts", `${host}.json5`);
-    written.push(file);
+    const host = `zz-desc-${n++}`;
     const homes = { "~/.z": "$Z_HOME", "~/.z.json": "$Z_HOME/.z.json" };
     const user = {
       targets: [
@@ -221,8 +210,8 @@ describe("host descriptors", () => {
         { id: "skills", path: "~/.z/skills", format: "dir-of-skills" },
       ],
     };
-    writeFileSync(file, JSON.stringify({ host, name: "Z", homes, scopes: { user } }));
-    expect(loadDescriptor(host).homes).toEqual(homes);
+    const text = JSON.stringify({ host, name: "Z", homes, scopes: { user } });
+    expect(checkDescriptor(host, text, `hosts/${host}.json5`).homes).toEqual(homes);
   });
   for (const [what, target, message, path, top] of bad) {
     it(`refuses ${what}`, () => {

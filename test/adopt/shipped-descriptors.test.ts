@@ -4,21 +4,17 @@
 // since the build is read and checked again. Run against a copy of the install (dist/, hosts/,
 // templates/), so its hosts/ can be edited.
 import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { HCPX, REPO, envelope, run, type RunResult } from "../support/cli";
 import { scratchProject, tmp } from "../support/project";
 import { userConfigOf } from "../support/userconfig";
 import { listHosts, loadDescriptor } from "../../src/host/descriptor";
 
-/** descriptor.test.ts writes descriptors of its own into hosts/ while it runs: not shipped ones */
-const shipped = (name: string) => !basename(name).startsWith("zz-desc-");
-
 function install(): { bin: string; hosts: string } {
   const root = tmp("hcpx-install-");
   cpSync(dirname(HCPX), join(root, "dist"), { recursive: true });
-  for (const d of ["hosts", "templates", "package.json"])
-    cpSync(join(REPO, d), join(root, d), { recursive: true, filter: shipped });
+  for (const d of ["hosts", "templates", "package.json"]) cpSync(join(REPO, d), join(root, d), { recursive: true });
   return { bin: join(root, "dist", "hcpx.cjs"), hosts: join(root, "hosts") };
 }
 
@@ -27,8 +23,7 @@ describe("the host descriptors in adopt's bundle", () => {
     const { bin, hosts } = install();
     const p = scratchProject({ ownHome: true });
     userConfigOf(p.dir, p.home!);
-    const byScope = (scope: "project" | "user") =>
-      listHosts().filter((h) => shipped(h) && loadDescriptor(h).scopes[scope]);
+    const byScope = (scope: "project" | "user") => listHosts().filter((h) => loadDescriptor(h).scopes[scope]);
     const adopt = (scope: "project" | "user"): Promise<RunResult> =>
       run(process.execPath, [bin, "adopt", ...byScope(scope), "--scope", scope, "--command", "hcpx mcp", "--json"], {
         cwd: p.dir,

@@ -35,6 +35,7 @@ export const SHARED_FILES = [
   "test/adopt/codex-env.test.ts",
   "test/adopt/codex-reads.test.ts",
   "test/adopt/deep.test.ts",
+  "test/adopt/descriptor.test.ts",
   "test/adopt/duplicate-keys.test.ts",
   "test/adopt/entry-comments.test.ts",
   "test/adopt/entry-patch.test.ts",
@@ -312,8 +313,6 @@ export const WAITING_FILES = [
 export const KEPT_ISOLATED: Record<string, string> = {
   "test/cli/bundle-source.test.ts":
     "measures external memory between full GCs (up to 20 a measure): in a shared worker's heap of a few hundred MB those cost 3-6 CPU-s, in a fresh one ~0.6 (HCPX_TEST_CPU_LOG)",
-  "test/adopt/descriptor.test.ts":
-    "writes descriptors of its own into hosts/ while it runs; src/host/descriptor.ts's alias memo would keep them for the next file",
   "test/runtime/openapi.test.ts":
     "loads composite modules, which the worker would keep (shared-composites.ts fails it there)",
   "test/runtime/composite-realpath.test.ts":
