@@ -6,9 +6,13 @@ import { SHARED_FILES, WAITING_FILES } from "./test/support/shared-worker";
 import { HERMETIC_SETUP_IN_MEMORY, suiteEnv } from "./test/support/suite-setup";
 
 const WORKERS = Math.max(2, availableParallelism());
-// the first group's: two more than the cores (4 on the 2-core machine), not twice as many (a
-// 16-core machine would start 32 workers, each with its module graph, for ~31 files)
-const WAIT_WORKERS = WORKERS + 2;
+// The first group's: six more than the cores (8 on the 2-core machine), not a multiple of them (a 16-core
+// machine would start 64 workers, each with its module graph, for ~51 files). Its files mostly sleep (27
+// of them used ~30 CPU-s in ~33 s of the phase with 4 workers, 1 core idle); with 8 the phase took ~22 s.
+const WAIT_WORKERS = WORKERS + 6;
+// The second group's: one more than the cores. Its files wait too, on the processes they start (2 workers
+// kept the 2 cores ~1.65 busy over ~81 s); a third fills that, for ~1-2 CPU-s more module loading.
+const SHARED_WORKERS = WORKERS + 1;
 const EXCLUDE = ["test/hosts/**", "test/agents/**", "test/openapi/**", "node_modules/**"];
 
 export default defineConfig({
@@ -30,12 +34,15 @@ export default defineConfig({
     // without a process start and module graph each (~0.3 CPU-s a file).
     // Two groups, one after the other: first the isolated files and the shared
     // ones that mostly wait (WAITING_FILES: a timeout, a keep-alive, the racy
-    // rule's 3 s), two more at once than there are cores, so that their waits
-    // overlap; the isolated ones wait too (~22 CPU-s in ~44 s of their files' time,
-    // HCPX_TEST_CPU_LOG). Then the rest, one worker per core. On the 2-core
-    // machine the isolated files took 24 s -> 13-16 s, the waiting ones the next
-    // 16-20 s (~31 s of the two workers before), and vitest's Duration was
-    // 122-141 s in seven runs before, 108-124 s in four after.
+    // rule's 3 s), six more at once than there are cores (WAIT_WORKERS), so that
+    // their waits overlap; the isolated ones wait too (~22 CPU-s in ~44 s of their
+    // files' time, HCPX_TEST_CPU_LOG). Then the rest, one worker more than the
+    // cores (SHARED_WORKERS). On the 2-core machine the isolated files took 24 s ->
+    // 13-16 s, the waiting ones the next 16-20 s (~31 s of the two workers before),
+    // and vitest's Duration was 122-141 s in seven runs before, 108-124 s in four
+    // after (stop 60). Stop 75, another machine of the kind: with 2 + 2 more and
+    // one worker a core 122.2 and 126.6 s; with 8 and 2, 115.5 and 112.7 s; with
+    // 8 and 3, 112.3, 104.5 and 107.9 s (the same ~190 CPU-s in all).
     projects: [
       {
         extends: true,
@@ -64,6 +71,7 @@ export default defineConfig({
           include: SHARED_FILES.filter((f) => !WAITING_FILES.includes(f)),
           isolate: false,
           sequence: { groupOrder: 1 },
+          maxWorkers: SHARED_WORKERS,
         },
       },
     ],
