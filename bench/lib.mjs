@@ -35,6 +35,36 @@ export function timeCommands(cmds, { runs = 20, warmup = 3 } = {}) {
   return samples;
 }
 
+/**
+ * How fast this machine is, for the goals stated in absolute time (generate's 5 s, `npm test`'s 2 min): two
+ * machines of the same kind (2 cores) ran the same build's generate at 5,000 packs in 5.4 and 2.3 s, a day
+ * apart. `node -e 0` (CA bundle unset; median of 15, after 3 untimed) and a fixed allocation-heavy JavaScript
+ * workload in this process, much like hcpx's own (objects built, printed and parsed as JSON; median of 5).
+ * Printed by bench/run.mjs at the start of a run; ratios need no such line, absolute figures do.
+ */
+export function machineSpeed() {
+  const start = median(
+    timeCommands({ node: { cmd: process.execPath, args: ["-e", "0"], env: withoutCa() } }, { runs: 15 }).node,
+  );
+  const work = () => {
+    const t0 = performance.now();
+    for (let r = 0; r < 4; r++) {
+      const xs = [];
+      for (let i = 0; i < 50_000; i++)
+        xs.push({ id: `pack-${i}`, n: i, tags: ["a", "b", String(i % 7)], ok: i % 3 === 0 });
+      if (JSON.parse(JSON.stringify(xs, null, 2)).length !== xs.length) throw new Error("machineSpeed: workload broke");
+    }
+    return performance.now() - t0;
+  };
+  work(); // compiled before it is timed
+  const js = median(Array.from({ length: 5 }, work));
+  return {
+    start,
+    js,
+    line: `machine: ${cpus().length} CPUs, \`node -e 0\` ${fmt(start)} (median of 15), a fixed JS workload ${fmt(js)} (median of 5); absolute figures move with these, ratios do not`,
+  };
+}
+
 export function fmt(ms) {
   return `${ms.toFixed(1)} ms`;
 }

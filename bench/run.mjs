@@ -16,7 +16,7 @@ import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from "node:
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { goalSummary } from "./lib.mjs";
+import { goalSummary, machineSpeed } from "./lib.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
@@ -36,6 +36,8 @@ process.env.XDG_STATE_HOME = join(home, ".local", "state");
 process.stdout.write(
   `bench: HOME=${home} (scratch), node ${process.version}, NODE_EXTRA_CA_CERTS ${process.env.NODE_EXTRA_CA_CERTS ? "set on this machine" : "unset"}\n`,
 );
+const machine = machineSpeed().line;
+process.stdout.write(`${machine}\n`);
 try {
   for (const f of files) {
     process.stdout.write(`\n## ${f}\n`);
@@ -43,7 +45,7 @@ try {
     if (typeof mod.default === "function") await mod.default();
   }
   const s = goalSummary();
-  if (s) process.stdout.write(`\n## goals\n${s}\n`);
+  if (s) process.stdout.write(`\n## goals\n${s}\n${machine}\n`);
 } finally {
   rmSync(run, { recursive: true, force: true });
 }
