@@ -38,7 +38,7 @@ export interface TemplateContext {
   toolApprovals?: Record<string, Record<string, string>>;
 }
 
-type Render = (ctx: TemplateContext) => string;
+export type Render = (ctx: TemplateContext) => string;
 const compiled = new Map<string, Render>();
 
 export function templatePath(host: string, name: string): string {
@@ -137,18 +137,29 @@ export async function render(host: string, name: string, ctx: TemplateContext): 
   const file = templatePath(host, name);
   let fn = compiled.get(file);
   if (!fn) {
-    fn = simple(readTextFile(file, `templates/${host}/${name}`, CAPS.skill));
-    if (!fn)
-      throw new HcpxError({
-        code: "bad_template",
-        message:
-          "uses template syntax beyond what hcpx renders ({{{name}}}, {{{json name}}}, {{{toml name}}}, {{#if name}}…{{/if}})",
-        file: `templates/${host}/${name}`,
-        hint: "reinstall hcpx; a changed template must keep to that subset (docs/host-descriptors.md)",
-      });
+    const rel = `templates/${host}/${name}`;
+    fn = compileTemplate(readTextFile(file, rel, CAPS.skill), rel);
     compiled.set(file, fn);
   }
   return fn(ctx);
+}
+
+/**
+ * A template's text as render() takes it (`rel`, its file for messages): beyond the subset, a `bad_template`
+ * error naming the file. test/adopt/templates.test.ts checks its own text here, never writing into
+ * templates/, which other test files read while it runs.
+ */
+export function compileTemplate(text: string, rel: string): Render {
+  const fn = simple(text);
+  if (!fn)
+    throw new HcpxError({
+      code: "bad_template",
+      message:
+        "uses template syntax beyond what hcpx renders ({{{name}}}, {{{json name}}}, {{{toml name}}}, {{#if name}}…{{/if}})",
+      file: rel,
+      hint: "reinstall hcpx; a changed template must keep to that subset (docs/host-descriptors.md)",
+    });
+  return fn;
 }
 
 /** The interpreter on a template's text (undefined: beyond the subset). */
