@@ -39,7 +39,8 @@ export function timeCommands(cmds, { runs = 20, warmup = 3 } = {}) {
  * How fast this machine is, for the goals stated in absolute time (generate's 5 s, `npm test`'s 2 min): two
  * machines of the same kind (2 cores) ran the same build's generate at 5,000 packs in 5.4 and 2.3 s, a day
  * apart. `node -e 0` (CA bundle unset; median of 15, after 3 untimed) and a fixed allocation-heavy JavaScript
- * workload in this process, much like hcpx's own (objects built, printed and parsed as JSON; median of 5).
+ * workload in this process, much like hcpx's own (objects built, printed and parsed as JSON; the least of 7:
+ * its median moved 170-230 ms between runs minutes apart, with another program's noise).
  * Printed by bench/run.mjs at the start of a run; ratios need no such line, absolute figures do.
  */
 export function machineSpeed() {
@@ -57,11 +58,11 @@ export function machineSpeed() {
     return performance.now() - t0;
   };
   work(); // compiled before it is timed
-  const js = median(Array.from({ length: 5 }, work));
+  const js = Math.min(...Array.from({ length: 7 }, work));
   return {
     start,
     js,
-    line: `machine: ${cpus().length} CPUs, \`node -e 0\` ${fmt(start)} (median of 15), a fixed JS workload ${fmt(js)} (median of 5); absolute figures move with these, ratios do not`,
+    line: `machine: ${cpus().length} CPUs, \`node -e 0\` ${fmt(start)} (median of 15), a fixed JS workload ${fmt(js)} (least of 7); absolute figures move with these, ratios do not`,
   };
 }
 
