@@ -4,7 +4,7 @@
 // two hosts share (AGENTS.md: Codex and opencode) advertises it only if both
 // can. And Gemini's MCP entry names the Binding env names (else Gemini strips
 // them). The agent-loop suite (test/agents/) proves each with the hosts' agents.
-import { chmodSync, mkdirSync, realpathSync, symlinkSync } from "node:fs";
+import { mkdirSync, realpathSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
 import { describe, expect, it } from "vitest";
@@ -23,7 +23,8 @@ function withHcpxOnPath() {
   const bin = tmp("hcpx-shell-bin-");
   mkdirSync(bin, { recursive: true });
   symlinkSync(HCPX, join(bin, "hcpx"));
-  chmodSync(HCPX, 0o755);
+  // executable as the build leaves it (scripts/build.mjs); never changed here: other files run it meanwhile
+  expect(statSync(HCPX).mode & 0o111, `${HCPX} is executable`).toBe(0o111);
   const path = `${bin}:${s.env.PATH}`;
   return { s, adopt: (...a: string[]) => s.run(["adopt", ...a], { PATH: path }) };
 }
