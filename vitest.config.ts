@@ -88,8 +88,8 @@ export default defineConfig({
     // test/support/run-tmp-memory.ts: every temporary folder of the run in one, removed when it ends,
     // in memory (/dev/shm) where there is room: the CI machine's disk is slow to make files (npm test
     // 112.4 s with it on the disk, 100.4 s in memory, one run each at the same hour)
-    // test/support/repo-writes.ts: the run fails when the repository's data folders changed while it ran
-    globalSetup: [...HERMETIC_SETUP_IN_MEMORY.globalSetup, "test/support/repo-writes.ts"],
+    // (and test/support/repo-writes.ts: the run fails when the repository's data folders changed while it ran)
+    globalSetup: HERMETIC_SETUP_IN_MEMORY.globalSetup,
     // the host programs test/adopt/bundle.test.ts validates with, where the hosts suite installed them
     env: await suiteEnv(),
     setupFiles: [

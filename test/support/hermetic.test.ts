@@ -76,6 +76,7 @@ describe("the test worker's environment", () => {
         ((await import(join(REPO, f))) as { default: { test?: Record<string, unknown> } }).default.test ?? {};
       const list = (v: unknown) => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
       expect(list(test.globalSetup), f).toContainEqual(expect.stringMatching(/^test\/support\/run-tmp(-memory)?\.ts$/));
+      expect(list(test.globalSetup), f).toContain("test/support/repo-writes.ts");
       expect(list(test.setupFiles), f).toContain("test/support/env.ts");
     }
   });

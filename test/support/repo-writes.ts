@@ -1,5 +1,5 @@
-// npm test's globalSetup (vitest.config.ts): the run fails when anything in the repository's data folders
-// changed while it ran. Those folders (the build, the host descriptors and templates, the example packs and
+// A globalSetup of every suite (test/support/suite-setup.ts: npm test, hostile, Prism, hosts, agents):
+// the run fails when anything in the repository's data folders changed while it ran. Those folders (the build, the host descriptors and templates, the example packs and
 // bins, the test fixtures) are what every file reads, from several workers at once: a test that writes a
 // file of its own there, even one it removes at its end, is seen by the files running beside it.
 // test/adopt/descriptor.test.ts wrote ~40 descriptors into hosts/ while it ran, and
@@ -38,7 +38,7 @@ export function watchWrites(root: string, dirs: readonly string[]): () => string
     } catch (e) {
       // out of inotify watches (ENOSPC), say: the run goes on, unchecked there, and says so
       process.stderr.write(
-        `npm test: cannot watch ${relative(root, dir)} (${(e as Error).message}): writes there go unseen this run\n`,
+        `test run: cannot watch ${relative(root, dir)} (${(e as Error).message}): writes there go unseen this run\n`,
       );
       return;
     }
@@ -68,7 +68,7 @@ export default function setup(): () => void {
     delete store[KEY];
     if (changed.length === 0) return;
     process.stderr.write(
-      `\nnpm test: the repository's data folders changed during the run (${WATCHED.join(", ")}), ` +
+      `\ntest run: the repository's data folders changed during the run (${WATCHED.join(", ")}), ` +
         `which the test files read from several workers at once:\n${changed.map((c) => `  ${c}\n`).join("")}` +
         `A test writes in its scratch folders (test/support/project.ts tmp), never there; ` +
         `if you changed these yourself during the run, run it again.\n`,

@@ -8,14 +8,16 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const TEST = dirname(dirname(fileURLToPath(import.meta.url)));
 
+// test/support/repo-writes.ts: and the run fails when it changed the repository's data folders (dist,
+// hosts, templates, packs, bins, test/fixtures), which its files read from several workers at once.
 export const HERMETIC_SETUP = {
-  globalSetup: ["test/support/run-tmp.ts"],
+  globalSetup: ["test/support/run-tmp.ts", "test/support/repo-writes.ts"],
   setupFiles: ["test/support/env.ts"],
 };
 
 /** npm test's and the hostile suite's: the same, with the run's scratch folder in memory where there is room (test/support/run-tmp-memory.ts). */
 export const HERMETIC_SETUP_IN_MEMORY = {
-  globalSetup: ["test/support/run-tmp-memory.ts"],
+  globalSetup: ["test/support/run-tmp-memory.ts", "test/support/repo-writes.ts"],
   setupFiles: HERMETIC_SETUP.setupFiles,
 };
 
