@@ -133,7 +133,10 @@ for (let i = 0; i < ${LINES}; i++) w.write({ time: new Date().toISOString(), pri
       }
     }
     expect(seen.size).toBe(WRITERS * LINES);
-    expect(existsSync(file)).toBe(true);
+    // the path itself may name no file now: a write past the size rotates the file aside, and the next write
+    // makes it anew; when the run's last write was one that rotated it, there is no next one (seen once in CI,
+    // stop 75). Every file there is the log or a rotated one, nothing else.
+    for (const f of files) expect(f).toMatch(/^audit\.jsonl(\.\d{8}T\d{9}Z-\d+-[a-z0-9]+)?$/);
     // no rotated file grew far past the size: a writer holding a rotated file moved on to the new one
     for (const f of files) expect(statSync(join(dir, "log", f)).size).toBeLessThan(8192 * 3);
   }, 60_000);
