@@ -7,7 +7,7 @@
 // `probe.echo` (read) and `probe.stamp` (write, confirm required) granted,
 // `probe.vault.purge` not. Its bin records every call it gets in
 // ./probe-calls.jsonl (verb, arguments, the Binding PROBE_TOKEN's value).
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createHash, randomBytes } from "node:crypto";
 import { delimiter, dirname, join } from "node:path";
 import { spawnSync } from "node:child_process";
@@ -427,7 +427,9 @@ export const sha12 = (s: string) => createHash("sha256").update(s).digest("hex")
 export function hcpxBinDir(): string {
   const d = tmp("hcpx-agents-bin-");
   symlinkSync(DIST, join(d, "hcpx"));
-  chmodSync(DIST, 0o755);
+  // executable as the build leaves it (scripts/build.mjs); never changed here: the suite's other files run it
+  // meanwhile, and every suite fails a run that changed dist/ (test/support/repo-writes.ts)
+  if ((statSync(DIST).mode & 0o111) !== 0o111) throw new Error(`${DIST} is not executable: run npm run build`);
   return d;
 }
 
