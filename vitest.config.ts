@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { lazyRequireAsImport } from "./test/support/lazy-require";
 import { SHARED_FILES, WAITING_FILES } from "./test/support/shared-worker";
+import { KeptDurationsSequencer } from "./test/support/sequencer";
 import { HERMETIC_SETUP_IN_MEMORY, suiteEnv } from "./test/support/suite-setup";
 
 const WORKERS = Math.max(2, availableParallelism());
@@ -80,6 +81,9 @@ export default defineConfig({
     // forks, not threads: suites chdir and set process.env (the in-process
     // malformed-input suite, the library tests), which worker threads forbid.
     pool: "forks",
+    // a file vitest has no last duration for (a fresh clone) takes the one kept in test/support/durations.json,
+    // so the longest start first there too (test/support/sequencer.ts)
+    sequence: { sequencer: KeptDurationsSequencer },
     // HCPX_TEST_CPU_LOG=<file>: the CPU each file used, children included
     // test/support/env.ts: children start without NODE_EXTRA_CA_CERTS (~55 ms CPU each)
     // test/support/forget-secrets.ts: what one file's runs left in the redaction's set goes with it

@@ -257,6 +257,7 @@ export const SHARED_FILES = [
   "test/support/fake-model.test.ts",
   "test/support/hermetic.test.ts",
   "test/support/host-leftovers.test.ts",
+  "test/support/sequencer.test.ts",
   "test/support/test-census.test.ts",
   "test/util/cache.test.ts",
   "test/util/nesting.test.ts",
