@@ -7,6 +7,7 @@
 // writes it from vitest's cache after a run). Only the order changes: every file runs either way.
 import { readFileSync } from "node:fs";
 import { relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /** A file's key in vitest's results cache and in durations.json: `<project>:<path from the root>` */
@@ -25,7 +26,7 @@ export function keptDurations(file: string): Map<string, number> {
 }
 
 export class KeptDurationsSequencer extends BaseSequencer {
-  static file = new URL("./durations.json", import.meta.url).pathname;
+  static file = fileURLToPath(new URL("./durations.json", import.meta.url));
 
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const kept = keptDurations(KeptDurationsSequencer.file);
