@@ -16,13 +16,13 @@
 // 1.25 MB prompt block, generate at 5,000 packs: ~15 ms a hash against node:crypto's ~2), and past a
 // few hundred KB that is more than node:crypto's load.
 import { sha256 } from "@noble/hashes/sha2.js";
-import { nodeCrypto } from "./builtins";
+import { sha256 as nativeSha256 } from "./text";
 
 const NATIVE_FROM = 256 * 1024;
 
 /** sha256 (hex) of `text`'s UTF-8: noble's for a short text (no node:crypto loaded), node:crypto's past NATIVE_FROM. */
 export function sha256Hex(text: string): string {
-  if (text.length > NATIVE_FROM) return nodeCrypto().createHash("sha256").update(text, "utf8").digest("hex");
+  if (text.length > NATIVE_FROM) return nativeSha256(text);
   return Buffer.from(sha256(Buffer.from(text, "utf8"))).toString("hex");
 }
 
