@@ -41,7 +41,7 @@ export function timeCommands(cmds, { runs = 20, warmup = 3 } = {}) {
  * apart. `node -e 0` (CA bundle unset; median of 15, after 3 untimed) and a fixed allocation-heavy JavaScript
  * workload in this process, much like hcpx's own (objects built, printed and parsed as JSON; the least of 7:
  * its median moved 170-230 ms between runs minutes apart, with another program's noise).
- * Printed by bench/run.mjs at the start of a run; ratios need no such line, absolute figures do.
+ * The line bench/run.mjs prints at the start of a run; ratios need no such line, absolute figures do.
  */
 export function machineSpeed() {
   const start = median(
@@ -59,11 +59,7 @@ export function machineSpeed() {
   };
   work(); // compiled before it is timed
   const js = Math.min(...Array.from({ length: 7 }, work));
-  return {
-    start,
-    js,
-    line: `machine: ${cpus().length} CPUs, \`node -e 0\` ${fmt(start)} (median of 15), a fixed JS workload ${fmt(js)} (least of 7); absolute figures move with these, ratios do not`,
-  };
+  return `machine: ${cpus().length} CPUs, \`node -e 0\` ${fmt(start)} (median of 15), a fixed JS workload ${fmt(js)} (least of 7); absolute figures move with these, ratios do not`;
 }
 
 export function fmt(ms) {

@@ -36,7 +36,7 @@ process.env.XDG_STATE_HOME = join(home, ".local", "state");
 process.stdout.write(
   `bench: HOME=${home} (scratch), node ${process.version}, NODE_EXTRA_CA_CERTS ${process.env.NODE_EXTRA_CA_CERTS ? "set on this machine" : "unset"}\n`,
 );
-const machine = machineSpeed().line;
+const machine = machineSpeed();
 process.stdout.write(`${machine}\n`);
 try {
   for (const f of files) {
