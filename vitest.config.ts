@@ -11,8 +11,9 @@ const WORKERS = Math.max(2, availableParallelism());
 // machine would start 64 workers, each with its module graph, for ~51 files). Its files mostly sleep (27
 // of them used ~30 CPU-s in ~33 s of the phase with 4 workers, 1 core idle); with 8 the phase took ~22 s.
 const WAIT_WORKERS = WORKERS + 6;
-// The second group's: one more than the cores. Its files wait too, on the processes they start (2 workers
-// kept the 2 cores ~1.65 busy over ~81 s); a third fills that, for ~1-2 CPU-s more module loading.
+// The second group's: one more than the cores (vitest's default is one fewer: on 2 cores, one file at a
+// time). Its files wait too, on the processes they start (2 workers kept the 2 cores ~1.65 busy over
+// ~81 s); a third fills that, for ~1-2 CPU-s more module loading. Every project sets its own count.
 const SHARED_WORKERS = WORKERS + 1;
 const EXCLUDE = ["test/hosts/**", "test/agents/**", "test/openapi/**", "node_modules/**"];
 
@@ -103,10 +104,6 @@ export default defineConfig({
       "test/support/release-held.ts",
       "test/support/shared-composites.ts",
     ],
-    // vitest's default is one worker fewer than the cores: on the 2 cores of
-    // CI that is one file at a time. Most of a test's time is a child process
-    // (the CLI, a bin, a server) or a wait on one, so one worker per core.
-    maxWorkers: WORKERS,
     // the transformed sources kept between runs (node_modules/.experimental-vitest-cache,
     // keyed by each file's content and the config): ~2-3 CPU-s less a run once warm
     // (perf stat, 1-3 files: 7.8 -> 4.9 and 25.4 -> 23.7 CPU-s); `npx vitest --clearCache` empties it
